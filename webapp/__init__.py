@@ -1,0 +1,121 @@
+"""Baraha: Tong-its and Tonk at the kitchen table.
+
+`create_app(config)` builds the Flask app. Flask is imported inside it, so that `import
+webapp` (and `baraha replay`) stays cheap.
+
+Config keys: DATABASE (SQLite path; default in the user's data directory), TESTING,
+BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests only: a
+callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
+RATE_LIMIT ((requests per second, burst) per client on /api/), MAX_TABLES, SECRET_KEY
+(default: generated once and kept beside the database).
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import secrets
+import sys
+from pathlib import Path
+
+BLUEPRINTS = ("api", "lobby", "table", "pwa")     # modules of webapp/web that define `bp`
+
+
+def data_dir() -> Path:
+    """Where this user's tables are kept: the platform's usual place for app data."""
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / "baraha"
+
+
+def _secret_key(database: str) -> str:
+    if database == ":memory:":
+        return secrets.token_hex(32)
+    path = Path(database).resolve().parent / "secret_key"
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    # Created readable by this user only; never replaced once written.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key)
+    return key
+
+
+def create_app(config: dict | None = None):
+    from flask import Flask
+
+    from .errors import WebError
+    from .realtime import init_realtime
+    from .store import Store
+    from .tables import Tables
+
+    app = Flask(__name__, template_folder="../templates", static_folder="../static")
+    app.config.update(
+        DATABASE=str(data_dir() / "baraha.sqlite3"),
+        BOT_DELAY=1.2,
+        DECK_SOURCE=None,
+        MAX_CONTENT_LENGTH=16 * 1024,
+        RATE_LIMIT=(20.0, 60),
+        MAX_TABLES=500,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+    )
+    app.config.update(config or {})
+    app.json.sort_keys = False      # a view reads in the order of API.md
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(app.config["DATABASE"])
+
+    from .realtime import notify
+    tables = Tables(Store(app.config["DATABASE"]), notify=notify,
+                    bot_delay=float(app.config["BOT_DELAY"]),
+                    deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"])
+    app.extensions["baraha.tables"] = tables
+
+    for name in BLUEPRINTS:
+        if importlib.util.find_spec(f"{__name__}.web.{name}") is not None:
+            app.register_blueprint(importlib.import_module(f"{__name__}.web.{name}").bp)
+    _install_errors(app, WebError)
+    init_realtime(app)
+    tables.load_all()
+    return app
+
+
+def _install_errors(app, WebError) -> None:
+    """JSON errors under /api/ (`{"error": "plain words"}`), plain text elsewhere."""
+    from flask import request
+    from markupsafe import escape
+    from werkzeug.exceptions import HTTPException
+
+    def answer(status: int, body: dict):
+        if request.path.startswith("/api/"):
+            return body, status
+        return f"<!doctype html><title>Baraha</title><p>{escape(body['error'])}</p>", status
+
+    @app.errorhandler(WebError)
+    def web_error(e: WebError):
+        return answer(e.status, e.body())
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        words = {400: "the request is not well formed",
+                 404: "there is nothing here",
+                 405: "this address does not take that method",
+                 413: f"the request is too large ({app.config['MAX_CONTENT_LENGTH'] // 1024} KB "
+                      "at most)"}
+        custom = e.description != type(e).description     # abort(403, "plain words")
+        text = e.description if custom else words.get(e.code, e.name.lower())
+        return answer(e.code or 500, {"error": text})
+
+    @app.errorhandler(Exception)
+    def crash(e: Exception):
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return answer(500, {"error": "something went wrong on the server"})

@@ -1,0 +1,60 @@
+"""The `baraha` command: serve, replay, simulate."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def replay(args: argparse.Namespace) -> int:
+    from .engine.scenario import ScenarioError, load, play
+
+    name = "<stdin>" if args.file == "-" else args.file
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"baraha replay: cannot read {name}: {e}", file=sys.stderr)
+        return 2
+    try:
+        hand, actions = load(text)
+    except ScenarioError as e:
+        print(f"baraha replay: {name}: {e}", file=sys.stderr)
+        return 2
+    out, ok = play(hand, actions)
+    print(json.dumps(out))
+    return 0 if ok else 1
+
+
+def serve(args: argparse.Namespace) -> int:
+    from .serve import serve as run
+
+    return run(args.host, args.port, args.db)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="baraha", description="Tong-its and Tonk on the home Wi-Fi.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="play a scenario file and print its outcome as JSON")
+    p.add_argument("file", help="scenario JSON file, or - for standard input")
+    p.set_defaults(run=replay)
+
+    p = sub.add_parser("serve", help="run the table server on this network")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on [0.0.0.0: every network]")
+    p.add_argument("--port", type=int, default=8000, help="port [8000]")
+    p.add_argument("--db", help="SQLite file for the tables [in your user data folder]")
+    p.set_defaults(run=serve)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

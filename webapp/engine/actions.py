@@ -1,0 +1,117 @@
+"""The action language of scenarios/FORMAT.md as small frozen values.
+
+`Action.from_json` reads one JSON object (a replay line, an API body, a web form turned
+into JSON) and `to_json` writes it back, so every client speaks the same language.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import cards as C
+from .errors import BadAction, BadCard
+
+# Every `do` of both games; which game allows which is the game's business (an action of
+# the other game is well formed but illegal).
+DOS = ("draw", "take", "meld", "layoff", "discard", "tongit", "call_draw", "fold",
+       "challenge", "drop")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    do: str
+    seat: int | None = None
+    card: int | None = None                 # discard, layoff
+    cards: tuple[int, ...] | None = None    # meld's cards, or take's `with`
+    onto: tuple[int, int] | None = None     # layoff: (seat, meld index)
+    face_down: bool = False                 # meld: a secret set of four
+
+    @classmethod
+    def from_json(cls, obj: object, *, seat_required: bool = True) -> "Action":
+        if not isinstance(obj, dict):
+            raise BadAction(f"an action must be an object, not {_kind(obj)}")
+        do = obj.get("do")
+        if do not in DOS:
+            raise BadAction(f"unknown action {do!r} (one of: {', '.join(DOS)})"
+                            if "do" in obj else "the action has no 'do'", "do")
+        seat = obj.get("seat")
+        if seat is None and seat_required:
+            raise BadAction("the action has no 'seat'", "seat")
+        if seat is not None and not _is_int(seat):
+            raise BadAction(f"'seat' must be a whole number, not {_kind(seat)}", "seat")
+        card = cards = onto = None
+        if do in ("discard", "layoff"):
+            card = _card(obj, "card")
+        if do == "meld":
+            cards = _cards(obj, "cards")
+        if do == "take" and obj.get("with") is not None:
+            cards = _cards(obj, "with")
+        if do == "layoff":
+            onto = _onto(obj)
+        face_down = obj.get("face_down", False) if do == "meld" else False
+        if not isinstance(face_down, bool):
+            raise BadAction(f"'face_down' must be true or false, not {_kind(face_down)}",
+                            "face_down")
+        return cls(do, seat, card, cards, onto, face_down)
+
+    def to_json(self) -> dict:
+        out: dict = {} if self.seat is None else {"seat": self.seat}
+        out["do"] = self.do
+        if self.card is not None:
+            out["card"] = C.text(self.card)
+        if self.cards is not None:
+            out["with" if self.do == "take" else "cards"] = C.texts(self.cards)
+        if self.onto is not None:
+            out["onto"] = {"seat": self.onto[0], "meld": self.onto[1]}
+        if self.face_down:
+            out["face_down"] = True
+        return out
+
+    def for_seat(self, seat: int) -> "Action":
+        return Action(self.do, seat, self.card, self.cards, self.onto, self.face_down)
+
+    def __str__(self) -> str:
+        return " ".join(f"{k}={v}" for k, v in self.to_json().items())
+
+
+def _kind(v: object) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "true/false",
+            type(None): "null"}.get(type(v), type(v).__name__)
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _card(obj: dict, key: str) -> int:
+    if key not in obj:
+        raise BadAction(f"the action has no '{key}'", key)
+    try:
+        return C.parse(obj[key])
+    except BadCard as e:
+        raise BadAction(str(e), key) from None
+
+
+def _cards(obj: dict, key: str) -> tuple[int, ...]:
+    raw = obj.get(key)
+    if not isinstance(raw, list) or not raw:
+        raise BadAction(f"'{key}' must be a non-empty list of cards", key)
+    out = []
+    for i, item in enumerate(raw):
+        try:
+            c = C.parse(item)
+        except BadCard as e:
+            raise BadAction(str(e), f"{key}[{i}]") from None
+        if c in out:
+            raise BadAction(f"{C.text(c)} is listed twice", f"{key}[{i}]")
+        out.append(c)
+    return tuple(out)
+
+
+def _onto(obj: dict) -> tuple[int, int]:
+    onto = obj.get("onto")
+    if not isinstance(onto, dict):
+        raise BadAction("'onto' must be an object like {\"seat\": 1, \"meld\": 0}", "onto")
+    for key in ("seat", "meld"):
+        if not _is_int(onto.get(key)) or onto[key] < 0:
+            raise BadAction(f"'onto.{key}' must be a whole number from 0", f"onto.{key}")
+    return onto["seat"], onto["meld"]

@@ -1,0 +1,128 @@
+"""One entry point for both games: set up a hand, list legal actions, apply, score.
+
+Everything outside the engine goes through these functions (and views.view_for); the
+game modules hold the rules.
+"""
+from __future__ import annotations
+
+from . import tongits, tonk
+from .actions import Action
+from .cards import DECK, text
+from .errors import BadSetup, IllegalAction
+from .hand import Hand
+from .options import resolve
+
+GAMES = {"tongits": tongits, "tonk": tonk}
+TITLES = {"tongits": "Tong-its", "tonk": "Tonk"}
+
+
+def player_counts(game: str, options: dict) -> range:
+    return GAMES[game].player_counts(options)
+
+
+def new_hand(game: str, players: int, *, dealer: int = 0, options: dict | None = None,
+             match: dict | None = None, deck: list[int] | None = None,
+             hands: list[list[int]] | None = None, discard: list[int] | None = None,
+             stock: list[int] | None = None) -> Hand:
+    """Set up a hand from a full deck order (dealt as the rules say) or from a layout.
+
+    Cards are ints; `deck` and `stock` are top first; `discard` is bottom first. With a
+    layout, cards not listed anywhere go to the bottom of the stock in deck order.
+    Raises BadSetup naming the problem and its place ('deal.hands[1]').
+    """
+    if game not in GAMES:
+        raise BadSetup(f"unknown game {game!r} (tongits or tonk)", "game")
+    rules = GAMES[game]
+    opts = resolve(game, options)
+    counts = rules.player_counts(opts)
+    if isinstance(players, bool) or not isinstance(players, int) or players not in counts:
+        title = TITLES[game]
+        raise BadSetup(f"{title} is played by {counts.start} to {counts.stop - 1} players"
+                       if len(counts) > 1 else f"{title} is played by exactly {counts.start} players",
+                       "players")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise BadSetup(f"dealer must be a seat from 0 to {players - 1}", "dealer")
+    if deck is not None:
+        _check_unique([("deal.deck", deck)])
+        if len(deck) != 52:
+            raise BadSetup(f"a deck has 52 cards, not {len(deck)}", "deal.deck")
+        hands, discard, stock = rules.deal(list(deck), players, dealer, opts)
+    else:
+        hands, discard, stock = hands or [], list(discard or []), list(stock or [])
+        sizes = rules.hand_sizes(players, dealer, opts)
+        if len(hands) != players:
+            raise BadSetup(f"deal.hands must list {players} hands, not {len(hands)}", "deal.hands")
+        for s, (h, n) in enumerate(zip(hands, sizes)):
+            if len(h) != n:
+                raise BadSetup(f"seat {s} must be dealt {n} cards, not {len(h)}", f"deal.hands[{s}]")
+        _check_unique([(f"deal.hands[{s}]", h) for s, h in enumerate(hands)]
+                      + [("deal.discard", discard), ("deal.stock", stock)])
+        used = {c for h in hands for c in h} | set(discard) | set(stock)
+        stock = stock + [c for c in DECK if c not in used]
+        if not stock:
+            raise BadSetup("the stock must not be empty", "deal.stock")
+    return rules.start(players, dealer, opts, [list(h) for h in hands], discard, stock,
+                       _match(match, players))
+
+
+def _check_unique(groups: list[tuple[str, list[int]]]) -> None:
+    seen: dict[int, str] = {}
+    for place, cards in groups:
+        for i, c in enumerate(cards):
+            if c in seen:
+                raise BadSetup(f"{text(c)} is dealt twice (also in {seen[c]})", f"{place}[{i}]")
+            seen[c] = place
+
+
+def _match(match: dict | None, players: int) -> dict:
+    match = {} if match is None else match
+    if not isinstance(match, dict):
+        raise BadSetup("match must be an object", "match")
+    pot, streak = match.get("pot", 0), match.get("streak")
+    if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
+        raise BadSetup("match.pot must be a whole number from 0", "match.pot")
+    if streak is not None and (isinstance(streak, bool) or not isinstance(streak, int)
+                               or not 0 <= streak < players):
+        raise BadSetup(f"match.streak must be null or a seat from 0 to {players - 1}",
+                       "match.streak")
+    return {"pot": pot, "streak": streak}
+
+
+def legal_actions(hand: Hand, seat: int | None = None) -> list[Action]:
+    """Every action the seat to act may take now (empty for any other seat, or when over)."""
+    if hand.over or (seat is not None and seat != hand.turn):
+        return []
+    return GAMES[hand.game].legal_actions(hand)
+
+
+def apply(hand: Hand, action: Action) -> Hand:
+    """The hand after `action`, or IllegalAction saying why; `hand` itself never changes."""
+    if hand.over:
+        raise IllegalAction("the hand is over")
+    if action.seat is None or not 0 <= action.seat < hand.players:
+        raise IllegalAction(f"there is no seat {action.seat} at this table")
+    return GAMES[hand.game].apply(hand, action)
+
+
+def deadwood(hand: Hand) -> list[int]:
+    """Each seat's count now (Tong-its: best split; Tonk: the whole hand)."""
+    return GAMES[hand.game].deadwood(hand)
+
+
+def outcome(hand: Hand) -> dict:
+    """The replay output's fields (without `error`)."""
+    return {
+        "status": "over" if hand.over else "playing",
+        "end": hand.end,
+        "winners": list(hand.winners),
+        "deadwood": deadwood(hand),
+        "burned": list(hand.burned),
+        "net": hand.net(),
+        "pot": hand.pot(),
+        "turn": hand.turn,
+    }
+
+
+def next_match(hand: Hand) -> dict:
+    """After a finished hand: {"dealer", "pot", "streak"} for the next one."""
+    return GAMES[hand.game].next_match(hand)

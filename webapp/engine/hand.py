@@ -1,0 +1,113 @@
+"""The state of one hand, shared by both games.
+
+A `Hand` is plain data. The game modules (tongits.py, tonk.py) never change a Hand they
+are given: `apply` works on `clone()` and returns it, so a refused action leaves the
+caller's state exactly as it was.
+
+Conventions:
+- `stock[-1]` is the top of the stock and `discard[-1]` the top of the discard pile.
+- `melds[s]` are seat s's exposed melds in the order exposed (the action language's
+  `onto.meld` index).
+- `lines` is the hand's money, line by line, antes included: each Line moves chips from a
+  seat (or the side pot, POT) to a seat (or POT). Nets and the pot are derived from it.
+- `log` holds Events: what everyone saw, plus what only the actor saw (the card drawn).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+POT = -1  # a Line's payer or payee that is the side pot
+
+
+@dataclass
+class Meld:
+    seat: int                       # whose meld it is
+    cards: list[int]                # kept sorted
+    face_down: bool = False         # a secret set of four (Tong-its)
+    by: dict[int, int] = field(default_factory=dict)  # card -> seat that put it there
+
+    def copy(self) -> "Meld":
+        return Meld(self.seat, self.cards[:], self.face_down, dict(self.by))
+
+
+@dataclass(frozen=True)
+class Event:
+    seat: int | None    # who did it (None: the table, e.g. "the stock ran out")
+    public: str         # words for everyone: "drew a card", "discarded 7H"
+    private: str = ""   # words for `seat` only, when they differ: "drew 7H"
+
+
+@dataclass(frozen=True)
+class Line:
+    payer: int          # seat or POT
+    payee: int          # seat or POT
+    chips: int
+    why: str            # "ante", "base", "aces", "secret sets", "burned", "side pot", ...
+
+
+@dataclass
+class Hand:
+    game: str
+    players: int
+    options: dict
+    dealer: int
+    hands: list[list[int]]
+    stock: list[int]
+    discard: list[int]
+    melds: list[list[Meld]]
+    turn: int | None                    # the seat expected to act; None when over
+    phase: str                          # game-specific; "over" at the end
+    pot_before: int = 0                 # side pot when the hand began
+    streak: int | None = None           # Tong-its: seat whose next win takes the pot
+    opened: list[bool] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    end: str | None = None              # the replay's end name once over
+    winners: list[int] = field(default_factory=list)
+    burned: list[int] = field(default_factory=list)
+    shown: list[list[int]] | None = None  # every hand as shown at the end
+    # Game-specific bookkeeping. Values must be immutable (ints, tuples, frozensets):
+    # clone() copies the dict, not what is in it, so replace values, never mutate them.
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def clone(self) -> "Hand":
+        new = Hand.__new__(Hand)
+        new.__dict__.update(self.__dict__)  # scalars shared, containers copied below
+        new.hands = [h[:] for h in self.hands]
+        new.stock = self.stock[:]
+        new.discard = self.discard[:]
+        new.melds = [[m.copy() for m in ms] for ms in self.melds]
+        new.opened = self.opened[:]
+        new.log = self.log[:]
+        new.lines = self.lines[:]
+        new.winners = self.winners[:]
+        new.burned = self.burned[:]
+        new.extra = dict(self.extra)
+        return new
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def pay(self, payer: int, payee: int, chips: int, why: str) -> None:
+        if chips:
+            self.lines.append(Line(payer, payee, chips, why))
+
+    def net(self) -> list[int]:
+        net = [0] * self.players
+        for ln in self.lines:
+            if ln.payer != POT:
+                net[ln.payer] -= ln.chips
+            if ln.payee != POT:
+                net[ln.payee] += ln.chips
+        return net
+
+    def pot(self) -> int:
+        return self.pot_before + sum(ln.chips for ln in self.lines if ln.payee == POT) \
+            - sum(ln.chips for ln in self.lines if ln.payer == POT)
+
+    def say(self, seat: int | None, public: str, private: str = "") -> None:
+        self.log.append(Event(seat, public, private))

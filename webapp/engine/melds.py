@@ -1,0 +1,129 @@
+"""Melds (sets/books and runs, ace low) and the exact best split of a hand.
+
+Cards are the ints of cards.py. A meld is kept as a sorted tuple; for speed the search
+works on 52-bit masks. Every possible meld is listed once, at import, under its lowest
+card: the best split then takes the lowest card left and tries it as deadwood and in each
+meld it can start, so a card that fits both a set and a run is tried both ways.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from .cards import rank, suit, value
+
+# MELDS_FROM[c]: (mask, cards) of every meld whose lowest card is c.
+MELDS_FROM: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(52)]
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _build() -> None:
+    for r in range(13):
+        same_rank = [s * 13 + r for s in range(4)]
+        for size in (3, 4):
+            for group in combinations(same_rank, size):
+                MELDS_FROM[group[0]].append((_mask(group), group))
+    for s in range(4):
+        for start in range(13):
+            for end in range(start + 3, 14):
+                run = tuple(s * 13 + r for r in range(start, end))
+                MELDS_FROM[run[0]].append((_mask(run), run))
+
+
+_build()
+
+
+def is_set(cards) -> bool:
+    return 3 <= len(cards) <= 4 and len({rank(c) for c in cards}) == 1
+
+
+def is_run(cards) -> bool:
+    if len(cards) < 3 or len({suit(c) for c in cards}) != 1:
+        return False
+    ranks = sorted(rank(c) for c in cards)
+    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+def is_meld(cards) -> bool:
+    return is_set(cards) or is_run(cards)
+
+
+def can_extend(meld, card: int) -> bool:
+    """Whether `card` can be laid off (Tonk: hit) on `meld`, keeping it valid."""
+    return card not in meld and is_meld(tuple(meld) + (card,))
+
+
+def melds_in(hand) -> list[tuple[int, ...]]:
+    """Every meld that can be formed from cards of `hand` (sub-runs and 3-of-4 sets too)."""
+    return list(_melds_in(_mask(hand)))
+
+
+@lru_cache(maxsize=16384)
+def _melds_in(mask: int) -> tuple[tuple[int, ...], ...]:
+    found = []
+    by_rank = [[] for _ in range(13)]
+    for s in range(4):
+        row = [s * 13 + r for r in range(13) if mask >> (s * 13 + r) & 1]
+        for c in row:
+            by_rank[c % 13].append(c)
+        # Runs: every stretch of 3+ consecutive ranks inside each maximal stretch.
+        start = 0
+        for i in range(1, len(row) + 1):
+            if i == len(row) or row[i] != row[i - 1] + 1:
+                for a in range(start, i - 2):
+                    for b in range(a + 3, i + 1):
+                        found.append(tuple(row[a:b]))
+                start = i
+    for same in by_rank:
+        if len(same) >= 3:
+            found += combinations(same, 3)
+            if len(same) == 4:
+                found.append(tuple(same))
+    return tuple(found)
+
+
+def deadwood(hand) -> int:
+    """Smallest point total left over when `hand` is split into melds as well as it can be."""
+    return _best(_mask(hand))[0]
+
+
+def best_split(hand) -> tuple[int, list[tuple[int, ...]]]:
+    """(deadwood, melds) of the best split of `hand`; melds as sorted tuples."""
+    dw, masks = _best(_mask(hand))
+    return dw, [tuple(c for c in range(52) if m >> c & 1) for m in masks]
+
+
+def all_melded(hand) -> bool:
+    """Whether every card of `hand` splits into valid melds (an empty hand does too)."""
+    return _best(_mask(hand))[0] == 0
+
+
+@lru_cache(maxsize=65536)
+def _best(mask: int) -> tuple[int, tuple[int, ...]]:
+    # Cached across calls: bots and legal-action listing ask about the same hands again.
+    return _search(mask, {})
+
+
+def _search(mask: int, memo: dict) -> tuple[int, tuple[int, ...]]:
+    if not mask:
+        return 0, ()
+    hit = memo.get(mask)
+    if hit is not None:
+        return hit
+    low = mask & -mask
+    c = low.bit_length() - 1
+    rest_dw, rest_melds = _search(mask ^ low, memo)
+    best = (value(c) + rest_dw, rest_melds)
+    for m, _ in MELDS_FROM[c]:
+        if m & mask == m:
+            dw, melds = _search(mask ^ m, memo)
+            if dw < best[0]:
+                best = (dw, (m,) + melds)
+    memo[mask] = best
+    return best

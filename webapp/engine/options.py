@@ -1,0 +1,83 @@
+"""House rules of both games: names, defaults, allowed values and one line of help each.
+
+The lobby renders these, the engine validates against them, and every hand records the
+full set it was played with.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import BadSetup
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: object
+    help: str
+    choices: tuple = ()          # allowed values; empty means a whole number in [low, high]
+    low: int = 0
+    high: int = 100
+
+    def check(self, value: object) -> object:
+        if self.choices:
+            if value in self.choices and type(value) is type(self.default):
+                return value
+            allowed = ", ".join(_show(c) for c in self.choices)
+            raise BadSetup(f"option {self.name} must be one of {allowed}, not {_show(value)}",
+                           f"options.{self.name}")
+        if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
+            return value
+        raise BadSetup(f"option {self.name} must be a whole number from {self.low} to "
+                       f"{self.high}, not {_show(value)}", f"options.{self.name}")
+
+
+def _show(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return f'"{v}"' if isinstance(v, str) else str(v)
+
+
+OPTIONS: dict[str, tuple[Option, ...]] = {
+    "tongits": (
+        Option("jackpot", 2, "Chips each player puts in the side pot before every deal (0: no side pot)."),
+        Option("bonus", 3, "Chips for a Tongit, a challenged Draw and each secret set of four (some play 2)."),
+        Option("burn_penalty", 1, "Extra chips a burned player (never opened) pays the winner."),
+        Option("long_run_bonus", 0, "Chips for each run of five or more cards the winner exposed (some play 3)."),
+        Option("sapaw_blocks_draw", "next_turn",
+               "A lay-off on your melds stops you calling Draw: on your next turn only, or for the whole hand.",
+               choices=("next_turn", "hand")),
+    ),
+    "tonk": (
+        Option("stake", 1, "Chips each loser pays the winner; a tonk pays double.", low=1),
+        Option("hand_size", 5, "Cards dealt to each player (7 allows at most 5 players).", choices=(5, 7)),
+        Option("upcard", True, "Turn up the first card of the stock to start the discard pile.",
+               choices=(True, False)),
+        Option("deal_tonk", "49-50", "A dealt hand worth this much wins double at once.",
+               choices=("49-50", "50")),
+        Option("low_deal_double", False, "A dealt hand of 13 or under also wins double at once.",
+               choices=(True, False)),
+        Option("hit_lock", 0, "Turns a player may not drop after someone hits their spread (0: never locked).",
+               high=20),
+        Option("tonk_out_needs_spread", False,
+               "Going out by hits alone, without a new spread that turn, pays single instead of double.",
+               choices=(True, False)),
+        Option("stock_out", "lowest", "When the stock runs out: lowest count wins, or the hand is void.",
+               choices=("lowest", "void")),
+    ),
+}
+
+
+def resolve(game: str, given: object) -> dict:
+    """The full option set for `game`: `given` checked, missing names filled with defaults."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise BadSetup("options must be an object", "options")
+    spec = {o.name: o for o in OPTIONS[game]}
+    for name in given:
+        if name not in spec:
+            raise BadSetup(f"unknown option {name!r} for {game} (known: {', '.join(spec)})",
+                           f"options.{name}")
+    return {name: o.check(given[name]) if name in given else o.default
+            for name, o in spec.items()}

@@ -1,0 +1,342 @@
+"""Tonk (Tunk): the rules of shared/rules/tonk.md on the shared Hand.
+
+Phases: "draw" (drop, draw, take), "play" (meld = spread, layoff = hit, discard), "over".
+`Hand.extra` keeps the turn's bookkeeping, all immutable:
+  taken  - the card taken from the discard pile this turn (it may not be discarded), or None
+  spread - whether the player laid a new spread this turn (tonk_out_needs_spread)
+  locks  - per seat, turns left in which that seat may not drop (hit_lock)
+"""
+from __future__ import annotations
+
+from . import cards as C
+from .actions import Action
+from .errors import IllegalAction
+from .hand import Hand, Meld
+from .melds import is_meld, melds_in
+
+# Actions of Tong-its, named the way the refusal reads.
+NOT_TONK = {"tongit": "Tongit", "call_draw": "calling Draw", "fold": "folding",
+            "challenge": "challenging"}
+
+
+# ---- set-up -------------------------------------------------------------------------
+
+def player_counts(options: dict) -> range:
+    return range(2, 6) if options["hand_size"] == 7 else range(2, 7)
+
+
+def hand_sizes(players: int, dealer: int, options: dict) -> list[int]:
+    return [options["hand_size"]] * players
+
+
+def deal(deck, players, dealer, options):
+    """One card at a time from the seat after the dealer, dealer last; then the upcard."""
+    dealt = options["hand_size"] * players
+    hands = [[] for _ in range(players)]
+    for i, card in enumerate(deck[:dealt]):
+        hands[(dealer + 1 + i) % players].append(card)
+    rest = deck[dealt:]
+    discard = rest[:1] if options["upcard"] else []
+    return hands, discard, rest[len(discard):]
+
+
+def start(players, dealer, options, hands, discard, stock, match) -> Hand:
+    hand = Hand(game="tonk", players=players, options=options, dealer=dealer, hands=hands,
+                stock=stock[::-1], discard=discard, melds=[[] for _ in range(players)],
+                turn=(dealer + 1) % players, phase="draw", pot_before=match["pot"],
+                opened=[False] * players,
+                extra={"taken": None, "spread": False, "locks": (0,) * players})
+    _tonk_on_the_deal(hand)
+    return hand
+
+
+def _is_deal_tonk(total: int, options: dict) -> bool:
+    if total == 50 or (total == 49 and options["deal_tonk"] == "49-50"):
+        return True
+    return options["low_deal_double"] and total <= 13
+
+
+def _tonk_on_the_deal(hand: Hand) -> None:
+    tonks = [s for s, h in enumerate(hand.hands) if _is_deal_tonk(C.total(h), hand.options)]
+    if len(tonks) == 1:
+        (winner,) = tonks
+        hand.say(winner, f"won with a tonk on the deal ({C.total(hand.hands[winner])})")
+        _everyone_pays(hand, winner, 2 * hand.options["stake"], "tonk on the deal")
+        _finish(hand, "deal_tonk", tonks)
+    elif tonks:
+        hand.say(None, "voids the hand: seats " + ", ".join(map(str, tonks))
+                 + " were each dealt a tonk")
+        _finish(hand, "void", [])
+
+
+# ---- what may be done now -----------------------------------------------------------
+
+def legal_actions(hand: Hand) -> list[Action]:
+    seat = hand.turn
+    if hand.phase == "draw":
+        acts = [] if hand.extra["locks"][seat] else [Action("drop", seat)]
+        acts.append(Action("draw", seat))
+        if hand.discard:
+            acts.append(Action("take", seat))
+        return acts
+    held, taken = hand.hands[seat], hand.extra["taken"]
+    table = _table_hits(hand)
+    acts = [Action("meld", seat, cards=m) for m in melds_in(held)
+            if not _strands_taken(held, m, taken, table, lambda: _hits(m))]
+    for s, i, fits in table:
+        for c in held:
+            if c in fits and not _strands_taken(
+                    held, (c,), taken, table, lambda: _hits(hand.melds[s][i].cards + [c])):
+                acts.append(Action("layoff", seat, card=c, onto=(s, i)))
+    acts += [Action("discard", seat, card=c) for c in held if c != taken]
+    return acts
+
+
+def _hits(cards) -> tuple[int, ...]:
+    """Cards that could be added to the valid meld `cards`."""
+    ranks = {C.rank(c) for c in cards}
+    if len(ranks) == 1:  # a book: only a three-card book has room, for the missing suit
+        r = ranks.pop()
+        return tuple(s * 13 + r for s in range(4) if s * 13 + r not in cards) \
+            if len(cards) == 3 else ()
+    low, high = min(cards), max(cards)
+    return tuple(c for c, ok in ((low - 1, C.rank(low) > 0), (high + 1, C.rank(high) < 12)) if ok)
+
+
+def _table_hits(hand: Hand) -> list[tuple[int, int, tuple[int, ...]]]:
+    return [(s, i, _hits(m.cards)) for s, ms in enumerate(hand.melds) for i, m in enumerate(ms)]
+
+
+def _strands_taken(held, played, taken, table, fits_after) -> bool:
+    """Whether playing `played` would leave only the taken card, with nowhere to hit it.
+
+    It could not be discarded, so the turn could never end. `fits_after()` gives the cards
+    that fit the spread just made or hit; `table`'s old fits for a hit spread stay right for
+    every card but the one hit, and that one is not the taken card.
+    """
+    if len(held) != len(played) + 1 or taken not in held or taken in played:
+        return False
+    return taken not in fits_after() and not any(taken in fits for _, _, fits in table)
+
+
+# ---- applying an action -------------------------------------------------------------
+
+def apply(hand: Hand, action: Action) -> Hand:
+    do, seat = action.do, action.seat
+    if hand.over:
+        raise IllegalAction("the hand is over")
+    if do in NOT_TONK:
+        raise IllegalAction(f"{NOT_TONK[do]} is not part of Tonk")
+    if seat != hand.turn:
+        raise IllegalAction(f"it is seat {hand.turn}'s turn, not yours")
+    if hand.phase == "draw" and do in ("meld", "layoff", "discard"):
+        raise IllegalAction("draw from the stock or take the discard first")
+    if hand.phase == "play" and do in ("drop", "draw", "take"):
+        raise IllegalAction("you may only drop first thing in your turn, before drawing"
+                            if do == "drop" else "you have already drawn this turn")
+    new = hand.clone()
+    {"drop": _drop, "draw": _draw, "take": _take, "meld": _meld, "layoff": _layoff,
+     "discard": _discard}[do](new, action)
+    return new
+
+
+def _drop(hand: Hand, action: Action) -> None:
+    locked = hand.extra["locks"][action.seat]
+    if locked:
+        more = f" (and {locked - 1} more)" if locked > 1 else ""
+        raise IllegalAction(f"you cannot drop this turn{more}: another player hit your spread")
+    hand.say(action.seat, "dropped")
+    _settle_drop(hand, action.seat)
+
+
+def _draw(hand: Hand, action: Action) -> None:
+    seat = action.seat
+    if not hand.stock:
+        hand.say(seat, "drew from the empty stock: the play ends")
+        _settle_stock(hand)
+        return
+    card = hand.stock.pop()
+    hand.hands[seat].append(card)
+    hand.say(seat, "drew a card", f"drew {C.text(card)}")
+    if not hand.stock:
+        hand.say(None, "has no stock left: drawing now ends the play")
+    _begin_play(hand, seat, None)
+
+
+def _take(hand: Hand, action: Action) -> None:
+    if action.cards:
+        raise IllegalAction("in Tonk you take the discard on its own, without naming cards")
+    if not hand.discard:
+        raise IllegalAction("the discard pile is empty")
+    card = hand.discard.pop()
+    hand.hands[action.seat].append(card)
+    hand.say(action.seat, f"took {C.text(card)} from the discard pile")
+    _begin_play(hand, action.seat, card)
+
+
+def _begin_play(hand: Hand, seat: int, taken: int | None) -> None:
+    # A lock counts the locked player's turns; this one has now passed its drop.
+    locks = hand.extra["locks"]
+    if locks[seat]:
+        hand.extra["locks"] = locks[:seat] + (locks[seat] - 1,) + locks[seat + 1:]
+    hand.extra["taken"] = taken
+    hand.extra["spread"] = False
+    hand.phase = "play"
+
+
+def _meld(hand: Hand, action: Action) -> None:
+    seat, held = action.seat, hand.hands[action.seat]
+    if action.face_down:
+        raise IllegalAction("Tonk has no face-down spreads")
+    if not action.cards:
+        raise IllegalAction("name the cards of the spread")
+    cards = sorted(action.cards)
+    if len(set(cards)) != len(cards):
+        raise IllegalAction("a card is listed twice")
+    _check_in_hand(held, cards)
+    if not is_meld(cards):
+        raise IllegalAction(f"{' '.join(C.texts(cards))} is not a book or a run")
+    _check_not_stranded(hand, held, cards, lambda: _hits(cards))
+    for c in cards:
+        held.remove(c)
+    hand.melds[seat].append(Meld(seat, cards, by={c: seat for c in cards}))
+    hand.opened[seat] = True
+    hand.extra["spread"] = True
+    hand.say(seat, f"melded {' '.join(C.texts(cards))}")
+    _after_play(hand, seat)
+
+
+def _layoff(hand: Hand, action: Action) -> None:
+    seat, held, card = action.seat, hand.hands[action.seat], action.card
+    if card is None or action.onto is None:
+        raise IllegalAction("name the card and the spread it goes on")
+    owner, index = action.onto
+    if not 0 <= owner < hand.players:
+        raise IllegalAction(f"there is no seat {owner} at this table")
+    if not 0 <= index < len(hand.melds[owner]):
+        raise IllegalAction(f"seat {owner} has no meld {index}")
+    _check_in_hand(held, [card])
+    meld = hand.melds[owner][index]
+    if card not in _hits(meld.cards):
+        raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}")
+    _check_not_stranded(hand, held, [card], lambda: _hits(meld.cards + [card]))
+    held.remove(card)
+    meld.cards = sorted(meld.cards + [card])
+    meld.by[card] = seat
+    if owner != seat and hand.options["hit_lock"]:
+        locks = hand.extra["locks"]
+        hand.extra["locks"] = locks[:owner] + (hand.options["hit_lock"],) + locks[owner + 1:]
+    whose = "their own" if owner == seat else f"seat {owner}'s"
+    hand.say(seat, f"laid off {C.text(card)} on {whose} meld")
+    _after_play(hand, seat)
+
+
+def _discard(hand: Hand, action: Action) -> None:
+    seat, held, card = action.seat, hand.hands[action.seat], action.card
+    if card is None:
+        raise IllegalAction("name the card to discard")
+    _check_in_hand(held, [card])
+    if card == hand.extra["taken"]:
+        raise IllegalAction(f"you took {C.text(card)} from the discard pile this turn, "
+                            "so you may not discard it")
+    held.remove(card)
+    hand.discard.append(card)
+    hand.say(seat, f"discarded {C.text(card)}")
+    if not held:
+        hand.say(seat, "went out")
+        _everyone_pays(hand, seat, hand.options["stake"], "out")
+        _finish(hand, "out", [seat])
+        return
+    hand.turn = hand.next_seat(seat)
+    hand.phase = "draw"
+    hand.extra["taken"] = None
+
+
+def _check_in_hand(held, cards) -> None:
+    for c in cards:
+        if c not in held:
+            raise IllegalAction(f"{C.text(c)} is not in your hand")
+
+
+def _check_not_stranded(hand: Hand, held, played, fits_after) -> None:
+    taken = hand.extra["taken"]
+    if _strands_taken(held, played, taken, _table_hits(hand), fits_after):
+        raise IllegalAction(f"that would leave only {C.text(taken)}, which you took from the "
+                            "discard pile this turn and may not discard")
+
+
+def _after_play(hand: Hand, seat: int) -> None:
+    """A hand emptied by spreading and hitting tonks out."""
+    if hand.hands[seat]:
+        return
+    double = hand.extra["spread"] or not hand.options["tonk_out_needs_spread"]
+    hand.say(seat, "tonked out")
+    _everyone_pays(hand, seat, hand.options["stake"] * (2 if double else 1), "tonk")
+    _finish(hand, "tonk", [seat])
+
+
+# ---- settling -----------------------------------------------------------------------
+
+def _settle_drop(hand: Hand, dropper: int) -> None:
+    stake, counts = hand.options["stake"], deadwood(hand)
+    mine = counts[dropper]
+    others = [s for s in range(hand.players) if s != dropper]
+    if all(counts[s] > mine for s in others):
+        hand.say(dropper, f"won the drop with {mine}")
+        _everyone_pays(hand, dropper, stake, "drop")
+        _finish(hand, "drop", [dropper])
+        return
+    hand.say(dropper, f"was caught with {mine}")
+    for s in others:
+        if counts[s] <= mine:
+            hand.pay(dropper, s, 2 * stake, "caught")
+    low = min(counts[s] for s in others)
+    lowest = [s for s in others if counts[s] == low]
+    for w in lowest:
+        for s in others:
+            if s not in lowest:
+                hand.pay(s, w, stake, "lowest count")
+    _finish(hand, "caught", lowest)
+
+
+def _settle_stock(hand: Hand) -> None:
+    if hand.options["stock_out"] == "void":
+        hand.say(None, "voids the hand: the stock ran out")
+        _finish(hand, "void", [])
+        return
+    counts = deadwood(hand)
+    low = min(counts)
+    lowest = [s for s in range(hand.players) if counts[s] == low]
+    if len(lowest) == hand.players:
+        lowest = []  # everyone tied: nobody pays
+    for w in lowest:
+        hand.say(w, f"won with the lowest count, {low}")
+        for s in range(hand.players):
+            if counts[s] != low:
+                hand.pay(s, w, hand.options["stake"], "stock")
+    _finish(hand, "stock", lowest)
+
+
+def _everyone_pays(hand: Hand, winner: int, chips: int, why: str) -> None:
+    for s in range(hand.players):
+        if s != winner:
+            hand.pay(s, winner, chips, why)
+
+
+def _finish(hand: Hand, end: str, winners: list[int]) -> None:
+    hand.phase, hand.turn, hand.end = "over", None, end
+    hand.winners = sorted(winners)
+    hand.shown = [h[:] for h in hand.hands]
+    hand.extra["taken"] = None
+
+
+# ---- counts and the next hand -------------------------------------------------------
+
+def deadwood(hand: Hand) -> list[int]:
+    """Tonk counts every card in hand."""
+    return [C.total(h) for h in hand.hands]
+
+
+def next_match(hand: Hand) -> dict:
+    """The deal passes to the next seat every hand, void ones too; Tonk has no side pot."""
+    return {"dealer": hand.next_seat(hand.dealer), "pot": hand.pot(), "streak": None}
