@@ -66,26 +66,37 @@ def melds_in(hand) -> list[tuple[int, ...]]:
 
 @lru_cache(maxsize=16384)
 def _melds_in(mask: int) -> tuple[tuple[int, ...], ...]:
-    found = []
-    by_rank = [[] for _ in range(13)]
+    found: list[tuple[int, ...]] = []
     for s in range(4):
-        row = [s * 13 + r for r in range(13) if mask >> (s * 13 + r) & 1]
-        for c in row:
-            by_rank[c % 13].append(c)
-        # Runs: every stretch of 3+ consecutive ranks inside each maximal stretch.
-        start = 0
-        for i in range(1, len(row) + 1):
-            if i == len(row) or row[i] != row[i - 1] + 1:
-                for a in range(start, i - 2):
-                    for b in range(a + 3, i + 1):
-                        found.append(tuple(row[a:b]))
-                start = i
-    for same in by_rank:
-        if len(same) >= 3:
-            found += combinations(same, 3)
-            if len(same) == 4:
-                found.append(tuple(same))
+        row = mask >> (13 * s) & 0x1FFF
+        if row & row >> 1 & row >> 2:       # three ranks in a row somewhere
+            found += _runs(s, row)
+    for r in range(13):
+        suits = (mask >> r & 1) | (mask >> (r + 12) & 2) | (mask >> (r + 24) & 4) | (mask >> (r + 36) & 8)
+        if suits in (7, 11, 13, 14, 15):    # three or four of the rank
+            found += _sets(r, suits)
     return tuple(found)
+
+
+@lru_cache(maxsize=None)
+def _runs(s: int, row: int) -> tuple[tuple[int, ...], ...]:
+    """Every run of suit `s` inside the ranks set in the 13-bit `row`."""
+    ranks = [r for r in range(13) if row >> r & 1]
+    out = []
+    start = 0
+    for i in range(1, len(ranks) + 1):
+        if i == len(ranks) or ranks[i] != ranks[i - 1] + 1:
+            for a in range(start, i - 2):
+                for b in range(a + 3, i + 1):
+                    out.append(tuple(s * 13 + r for r in ranks[a:b]))
+            start = i
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _sets(r: int, suits: int) -> tuple[tuple[int, ...], ...]:
+    same = [s * 13 + r for s in range(4) if suits >> s & 1]
+    return tuple(combinations(same, 3)) + ((tuple(same),) if len(same) == 4 else ())
 
 
 def deadwood(hand) -> int:
