@@ -64,7 +64,7 @@ def create_app(config: dict | None = None):
         BOT_DELAY=1.2,
         DECK_SOURCE=None,
         MAX_CONTENT_LENGTH=16 * 1024,
-        RATE_LIMIT=(20.0, 60),
+        RATE_LIMIT=(30.0, 200),     # per client: far above play (a phone makes a few a second)
         MAX_TABLES=500,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -95,14 +95,15 @@ def _install_errors(app, WebError) -> None:
     from markupsafe import escape
     from werkzeug.exceptions import HTTPException
 
-    def answer(status: int, body: dict):
+    def answer(status: int, body: dict, headers=None):
         if request.path.startswith("/api/"):
-            return body, status
-        return f"<!doctype html><title>Baraha</title><p>{escape(body['error'])}</p>", status
+            return body, status, headers or {}
+        page = f"<!doctype html><title>Baraha</title><p>{escape(body['error'])}</p>"
+        return page, status, headers or {}
 
     @app.errorhandler(WebError)
     def web_error(e: WebError):
-        return answer(e.status, e.body())
+        return answer(e.status, e.body(), e.headers)
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):

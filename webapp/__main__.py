@@ -35,6 +35,12 @@ def serve(args: argparse.Namespace) -> int:
     return run(args.host, args.port, args.db)
 
 
+def simulate(args: argparse.Namespace) -> int:
+    from .bots.simulate import main as run_simulation   # lazily: the server never needs it
+
+    return run_simulation(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="baraha", description="Tong-its and Tonk on the home Wi-Fi.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -48,6 +54,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000, help="port [8000]")
     p.add_argument("--db", help="SQLite file for the tables [in your user data folder]")
     p.set_defaults(run=serve)
+
+    p = sub.add_parser("simulate", help="bots play many hands; print each bot's chips as JSON")
+    p.add_argument("--game", choices=("tongits", "tonk"), required=True)
+    p.add_argument("--players", type=int, help="seats at the table (default: one per bot)")
+    p.add_argument("--hands", type=int, default=300, help="hands to play in all [300]")
+    p.add_argument("--seed", type=int, default=0, help="seed of the decks and the bots [0]")
+    p.add_argument("--bots", required=True,
+                   help="one level per seat, comma separated: easy, normal, hard (hard,easy,easy)")
+    p.add_argument("--options", help='house rules as JSON, like \'{"jackpot": 0}\'')
+    p.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    p.set_defaults(run=simulate)
     return parser
 
 

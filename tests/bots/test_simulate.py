@@ -1,0 +1,64 @@
+"""`baraha simulate` runs as a command and prints the documented JSON."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webapp.bots import simulate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "webapp", "simulate", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args,players", [
+    (["--game", "tongits", "--bots", "hard,normal,easy", "--hands", "6"], 3),
+    (["--game", "tonk", "--players", "2", "--bots", "normal,easy", "--hands", "8",
+      "--options", '{"stake": 2}'], 2),
+])
+def test_simulate_prints_the_documented_json(args, players):
+    out = _run(*args, "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""     # no progress bar for a short run off a terminal
+    doc = json.loads(out.stdout)
+    assert {"game", "players", "hands", "seed", "bots", "options", "seconds", "ends",
+            "results", "decisions", "error"} <= set(doc)
+    assert doc["players"] == players and doc["error"] is None
+    assert doc["hands"] == int(args[args.index("--hands") + 1])
+    assert sum(doc["ends"].values()) == doc["hands"]
+    assert [r["level"] for r in doc["results"]] == doc["bots"]
+    for r in doc["results"]:
+        assert {"bot", "level", "total", "per_hand", "ci95", "win_rate", "wins"} <= set(r)
+        lo, hi = r["ci95"]
+        assert lo <= r["per_hand"] <= hi
+        assert 0 <= r["win_rate"] <= 1
+    if doc["game"] == "tonk":
+        assert doc["options"]["stake"] == 2
+        assert sum(r["total"] for r in doc["results"]) == 0     # Tonk has no side pot
+    assert set(doc["decisions"]) == set(doc["bots"])
+
+
+def test_simulate_is_repeatable():
+    runs = [json.loads(_run("--game", "tonk", "--bots", "hard,easy,normal", "--hands", "6",
+                            "--seed", "9").stdout) for _ in range(2)]
+    assert [r["total"] for r in runs[0]["results"]] == [r["total"] for r in runs[1]["results"]]
+
+
+def test_simulate_refuses_a_bad_table():
+    out = _run("--game", "tongits", "--bots", "hard,easy", "--hands", "2")
+    assert out.returncode == 2 and "3 players" in out.stderr or "2 bots" in out.stderr
+    out = _run("--game", "tonk", "--bots", "hard,wizard", "--hands", "2")
+    assert out.returncode == 2 and "wizard" in out.stderr
+
+
+def test_a_hand_that_never_ends_is_reported(monkeypatch):
+    monkeypatch.setattr(simulate, "MAX_ACTIONS", 3)
+    doc = simulate.run("tongits", 3, 3, 1, ["easy"] * 3)
+    assert doc["error"] and "did not end" in doc["error"]["message"]

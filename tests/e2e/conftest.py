@@ -1,0 +1,73 @@
+"""Browser tests: a live server in a thread, Debian's Chromium, phones of 390x844.
+
+Chromium must be there: without it these tests fail (loudly), they never skip.
+"""
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from webapp.tables import tables_of
+
+from .stacked_server import build
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's browser with "
+                    "`apt-get install -y chromium` (the browser tests never skip)", pytrace=False)
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": PHONE, "has_touch": True,
+            "is_mobile": False}
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """serve(scenario=None) -> base URL of a fresh app on a temp DB (first hand stacked)."""
+    servers = []
+
+    def serve(doc: dict | None = None) -> str:
+        app = build(str(tmp_path / f"baraha{len(servers)}.sqlite3"), doc)
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        servers.append((app, server))
+        return f"http://127.0.0.1:{server.server_port}"
+
+    yield serve
+    for app, server in servers:
+        tables_of(app).shutdown()
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def phones(browser):
+    """phones(n) -> n pages, each in its own browser context (its own cookies)."""
+    contexts = []
+
+    def make(n: int):
+        pages = []
+        for _ in range(n):
+            ctx = browser.new_context(viewport=PHONE, has_touch=True)
+            ctx.set_default_timeout(10_000)
+            contexts.append(ctx)
+            pages.append(ctx.new_page())
+        return pages
+
+    yield make
+    for ctx in contexts:
+        ctx.close()

@@ -1,0 +1,113 @@
+"""Playing through the phone UI, the way a person taps: for the browser tests.
+
+`act(page, action)` performs one action of the action language by tapping cards and
+buttons (or a glowing meld for a lay-off) and waits for the answer; `play` runs a list
+of scenario actions over the pages of several players, waiting each time until the next
+player's phone has been told (over Socket.IO) that the table moved on.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+ORDER = {s: i for i, s in enumerate("CDHS")}
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def scenario(name: str) -> dict:
+    """A stacked hand from tests/e2e/scenarios (copies of shared/scenarios examples)."""
+    return json.loads((SCENARIOS / name).read_text())
+
+
+def canon(cards) -> str:
+    return " ".join(sorted(cards, key=lambda t: ORDER[t[-1]] * 13 + RANKS.index(t[:-1])))
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#view").get_attribute("data-version"))
+
+
+def wait_version(page: Page, at_least: int) -> None:
+    page.wait_for_function(
+        "v => { const e = document.getElementById('view'); return e && +e.dataset.version >= v; }",
+        arg=at_least)
+
+
+def create_table(page: Page, base: str, name: str, game: str, *, players: int | None = None,
+                 options: dict | None = None, bots: dict | None = None) -> str:
+    page.goto(base + "/")
+    page.fill("input[name=name]", name)
+    page.check(f"input[name=game][value={game}]")
+    if players:
+        page.select_option("select[name=players]", str(players))
+    for seat, level in (bots or {}).items():
+        page.select_option(f"#seat{seat}", level)
+    for key, value in (options or {}).items():
+        field = page.locator(f'[name="{game}.{key}"]')
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(str(value).lower() if isinstance(value, bool) else str(value))
+        else:
+            field.fill(str(value))
+    page.click("text=Create the table")
+    expect(page.locator("#table")).to_be_visible()
+    return page.locator("#table").get_attribute("data-code")
+
+
+def join_by_code(page: Page, base: str, code: str, name: str, seat: int) -> None:
+    page.goto(base + "/")
+    page.fill("#join-code", code.lower())
+    page.click("form.join-form button")
+    join_here(page, name, seat)
+
+
+def join_here(page: Page, name: str, seat: int) -> None:
+    page.fill("input[name=name]", name)
+    page.check(f"input[name=seat][value='{seat}']")
+    page.click("text=Sit down")
+    expect(page.locator("#view")).to_have_attribute("data-seat", str(seat))
+
+
+def tap(page: Page, cards) -> None:
+    for c in cards:
+        card = page.locator(f'.hand .pick[data-card="{c}"]')
+        card.click()
+        expect(card).to_have_attribute("aria-pressed", "true")
+
+
+def act(page: Page, a: dict) -> int:
+    """One action by tapping; returns the version the actor's phone shows afterwards."""
+    expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+    before = version(page)
+    do = a["do"]
+    if do == "take":
+        sel = 'form.act[data-do="take"]'
+        if a.get("with"):
+            sel += f'[data-with="{canon(a["with"])}"]'
+        page.locator(sel + " button").click()
+    elif do == "discard":
+        tap(page, [a["card"]])
+        page.locator(f'form.act[data-do="discard"][data-needs="{a["card"]}"] button').click()
+    elif do == "meld":
+        tap(page, a["cards"])
+        secret = '[data-face-down="1"]' if a.get("face_down") else ":not([data-face-down])"
+        page.locator(f'form.act[data-do="meld"][data-needs="{canon(a["cards"])}"]{secret} button').click()
+    elif do == "layoff":
+        tap(page, [a["card"]])
+        onto = a["onto"]
+        page.locator(f'.meld.accepts[data-onto="{onto["seat"]}:{onto["meld"]}"]').click()
+    else:
+        page.locator(f'form.act[data-do="{do}"] button').click()
+    wait_version(page, before + 1)
+    return version(page)
+
+
+def play(pages: list[Page], actions: list[dict], now: int = 0) -> int:
+    """Play scenario actions on the seats' pages; returns the table's version at the end."""
+    for a in actions:
+        page = pages[a["seat"]]
+        wait_version(page, now)         # the push reached this phone
+        now = act(page, a)
+    return now

@@ -1,0 +1,87 @@
+"""A server restart mid-hand: a new process on the same database resumes the same hand,
+and the phones, still open, reconnect by themselves and play it to the end."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .driver import SCENARIOS, create_table, join_by_code, play, scenario, version, wait_version
+
+pytestmark = pytest.mark.e2e
+
+SERVER = Path(__file__).resolve().parent / "stacked_server.py"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(db: Path, port: int, name: str) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, str(SERVER), "--db", str(db), "--port", str(port),
+         "--scenario", str(SCENARIOS / name)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    if line.strip() != "ready":
+        proc.kill()
+        raise RuntimeError(f"the server did not start: {line!r}")
+    return proc
+
+
+def hands(pages) -> list[list[str]]:
+    return [p.locator("#hand .pick").evaluate_all("cs => cs.map(c => c.dataset.card)")
+            for p in pages]
+
+
+def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones):
+    name = "tongits-challenge.json"
+    doc = scenario(name)
+    db, port = tmp_path / "baraha.sqlite3", free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start(db, port, name)
+    try:
+        ana, ben, cy = pages = phones(3)
+        code = create_table(ana, base, "Ana", "tongits")
+        join_by_code(ben, base, code, "Ben", 1)
+        join_by_code(cy, base, code, "Cy", 2)
+        acts = doc["actions"]
+        now = play(pages, acts[:12])
+        for page in pages:
+            wait_version(page, now)
+        before = hands(pages)
+        melds = ana.locator("#board").inner_text()
+
+        proc.send_signal(signal.SIGKILL)        # a crash: nothing is flushed on the way out
+        proc.wait(timeout=10)
+        for page in pages:
+            expect(page.locator("#offline")).to_be_visible()
+            expect(page.locator("#offline")).to_have_text("Reconnecting…")
+        proc = start(db, port, name)
+
+        for page in pages:
+            expect(page.locator("#offline")).to_be_hidden(timeout=15_000)
+            page.wait_for_function("window.socket.io.engine.transport.name === 'websocket'")
+            assert version(page) == now
+        assert hands(pages) == before
+        assert ana.locator("#board").inner_text() == melds
+
+        play(pages, acts[12:], now)
+        for page in pages:
+            expect(page.locator("#result .how")).to_contain_text("challenged")
+            # The scenario's expect.net (+13) has Cy on a streak taking the side pot; a new
+            # table has no streak, so Cy wins 7 and the 6 chips of antes stay in the pot.
+            assert [page.locator(f'#nets tr[data-seat="{s}"] td').first.inner_text()
+                    for s in range(3)] == ["-7", "-6", "+7"]
+            expect(page.locator("#result .pot-after")).to_have_text("Side pot now: 6")
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)

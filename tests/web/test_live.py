@@ -1,0 +1,162 @@
+"""A real server on a free port: HTTP with requests, push over a real websocket."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import requests
+import socketio
+from werkzeug.serving import make_server
+
+from webapp.serve import lan_addresses, serve
+
+
+def wait_for(pred, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def live(make_app):
+    app = make_app(BOT_DELAY=0.05)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def play_over_a_real_server(base):
+    """Create, join, connect a socket, act: the push arrives over a websocket."""
+    code = requests.post(f"{base}/api/tables", json={"game": "tongits",
+                                                     "bots": {"1": "easy"}}).json()["code"]
+    ana = requests.post(f"{base}/api/tables/{code}/seats", json={"name": "Ana"}).json()["token"]
+    heard = []
+    sio = socketio.Client(reconnection=False)
+    sio.on("changed", lambda data: heard.append(data))
+    sio.connect(base, auth={"token": ana}, wait_timeout=10)
+    try:
+        assert wait_for(lambda: sio.transport() == "websocket"), sio.transport()
+        ben = requests.post(f"{base}/api/tables/{code}/seats", json={"name": "Ben"})
+        assert ben.status_code == 201
+        assert wait_for(lambda: heard), "no push arrived"
+        assert all(set(d) == {"version"} for d in heard)
+        auth = {"Authorization": f"Bearer {ana}"}
+        # the bot (seat 1) plays on its own timer; wait until the table is dealt and settled
+        assert wait_for(lambda: requests.get(f"{base}/api/tables/{code}",
+                                             headers=auth).json()["hand_number"] == 1)
+        view = requests.get(f"{base}/api/tables/{code}", headers=auth).json()
+        assert heard[-1]["version"] <= view["version"]
+        assert wait_for(lambda: heard[-1]["version"] == requests.get(
+            f"{base}/api/tables/{code}", headers=auth).json()["version"])
+    finally:
+        sio.disconnect()
+
+
+def test_websocket_push_on_a_live_server(live):
+    play_over_a_real_server(live)
+
+
+def test_a_refused_socket_on_a_live_server(live):
+    sio = socketio.Client(reconnection=False)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        sio.connect(live, auth={"token": "nope"}, wait_timeout=5)
+
+
+def test_socketio_refuses_another_origin(live):
+    r = requests.get(f"{live}/socket.io/?EIO=4&transport=polling",
+                     headers={"Origin": "http://evil.test"})
+    assert r.status_code == 400
+
+
+def test_a_large_chunked_body_is_413(live):
+    def body():     # no Content-Length: the limit applies while reading
+        yield b'{"game": "tongits", "pad": "'
+        yield b"x" * 20_000
+        yield b'"}'
+
+    r = requests.post(f"{live}/api/tables", data=body(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and "too large" in r.json()["error"]
+
+
+def test_bots_play_on_their_own_timer(live):
+    base = live
+    code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 3,
+                                                     "bots": {"1": "easy", "2": "hard"}}).json()["code"]
+    token = requests.post(f"{base}/api/tables/{code}/seats", json={"name": "Ana"}).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def my_move():
+        v = requests.get(f"{base}/api/tables/{code}", headers=auth).json()
+        return v if v["legal"] else None
+
+    for _ in range(6):      # a few of my turns: the bots keep coming back to me
+        assert wait_for(my_move), "the bots stalled the table"
+        view = my_move()
+        r = requests.post(f"{base}/api/tables/{code}/actions", headers=auth,
+                          json={"version": view["version"], "action": view["legal"][-1]})
+        assert r.status_code in (200, 409)
+
+
+# ---- baraha serve -------------------------------------------------------------------
+
+def test_lan_addresses_are_private_and_not_loopback():
+    import ipaddress
+    for ip in lan_addresses():
+        addr = ipaddress.ip_address(ip)
+        assert addr.is_private and not addr.is_loopback
+
+
+def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        assert serve("127.0.0.1", port, str(tmp_path / "b.sqlite3")) == 1
+    err = capsys.readouterr().err
+    assert f"port {port}" in err and "in use" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows")
+def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
+                             "--port", "0", "--db", str(tmp_path / "b.sqlite3")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "Ctrl-C" in line:
+                break
+        out = "".join(lines)
+        base = re.search(r"http://127\.0\.0\.1:\d+", out).group(0)
+        assert "█" in out or "▀" in out or "▄" in out, "a QR code is printed"
+        assert wait_for(lambda: _up(base), timeout=30)
+        play_over_a_real_server(base)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            code = proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    assert code == 0
+
+
+def _up(base):
+    try:
+        return requests.get(f"{base}/api/tables/ZZZZ", timeout=2).status_code == 404
+    except requests.RequestException:   # the worker may still be starting
+        return False

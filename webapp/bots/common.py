@@ -1,0 +1,290 @@
+"""What a bot reads from its view: cards as ints, the table, and a log turned into events.
+
+A bot sees exactly what a person at the table sees (engine/views.py): its own hand, the
+exposed melds, the discard pile, card counts, the log and the legal actions. Nothing here
+touches a game state; cards.py and melds.py are pure helpers.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..engine import cards as C
+from ..engine.melds import best_split, deadwood, is_meld
+from ..engine.options import OPTIONS
+
+
+@dataclass(frozen=True)
+class Event:
+    seat: int | None
+    kind: str                       # draw, take, meld, secret, layoff, discard, call, ...
+    card: int | None = None         # the card discarded, taken, laid off or drawn (own)
+    cards: tuple[int, ...] = ()     # the cards melded
+    onto: int | None = None         # layoff: whose meld
+    top: int | None = None          # draw/take: the discard top when the turn began
+
+
+@dataclass
+class Table:
+    """One seat's view, parsed."""
+    game: str
+    me: int
+    players: int
+    phase: str
+    turn: int | None
+    dealer: int
+    hand: list[int]
+    counts: list[int]               # cards in each seat's hand
+    opened: list[bool]
+    melds: list[tuple[int, int, tuple[int, ...] | None]]   # (seat, index, cards or None)
+    discard: list[int]              # bottom first
+    stock: int
+    options: dict
+    legal: list[dict]
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def top(self) -> int | None:
+        return self.discard[-1] if self.discard else None
+
+    def next_seat(self, seat: int, k: int = 1) -> int:
+        return (seat + k) % self.players
+
+    @cached_property
+    def _unseen(self) -> tuple[int, ...]:
+        # Seen: this seat's hand, face-up melds, the discard pile.
+        seen = set(self.hand) | set(self.discard)
+        for _, _, cards in self.melds:
+            if cards:
+                seen.update(cards)
+        return tuple(c for c in range(52) if c not in seen)
+
+    def unseen(self) -> list[int]:
+        """Cards whose place this seat does not know (other hands, the stock, secret sets)."""
+        return list(self._unseen)
+
+    def hidden_sets(self) -> int:
+        """Other seats' face-down sets (four unseen cards of one rank each)."""
+        return sum(1 for _, _, cards in self.melds if cards is None)
+
+    def melds_of(self, seat: int) -> list[tuple[int, tuple[int, ...]]]:
+        return [(i, cards) for s, i, cards in self.melds if s == seat and cards]
+
+    def discards_by(self, seat: int) -> list[int]:
+        return [e.card for e in self.events if e.seat == seat and e.kind == "discard"]
+
+    def passes_by(self, seat: int) -> list[int]:
+        """Discard tops this seat left lying when it drew from the stock instead."""
+        return [e.top for e in self.events
+                if e.seat == seat and e.kind == "draw" and e.top is not None]
+
+    def held_known(self, seat: int) -> list[int]:
+        """Cards another seat took from the discard pile and still holds (Tonk)."""
+        if seat not in self._held:
+            self._held[seat] = self._held_known(seat)
+        return self._held[seat]
+
+    @cached_property
+    def _held(self) -> dict:
+        return {}
+
+    def _held_known(self, seat: int) -> list[int]:
+        held: list[int] = []
+        for e in self.events:
+            if e.seat != seat:
+                continue
+            if e.kind == "take" and not e.cards and e.card is not None:
+                held.append(e.card)
+            for c in (e.card,) if e.kind in ("discard", "layoff") else e.cards:
+                if c in held:
+                    held.remove(c)
+        return held
+
+    def action(self, do: str, **match) -> dict | None:
+        """The legal action with `do` and the given fields (cards compared as sets)."""
+        for a in self.legal:
+            if a["do"] != do:
+                continue
+            if all(_same(a.get(k), v) for k, v in match.items()):
+                return a
+        return None
+
+    def legal_dos(self) -> set[str]:
+        return {a["do"] for a in self.legal}
+
+
+def _same(got, want) -> bool:
+    if isinstance(want, (list, tuple, set, frozenset)):
+        return got is not None and {C.parse(x) for x in got} == {c for c in want}
+    if isinstance(want, int) and isinstance(got, str):
+        return C.parse(got) == want
+    return got == want
+
+
+def option(view: dict, game: str, name: str):
+    given = view.get("options") or {}
+    if name in given:
+        return given[name]
+    return next(o.default for o in OPTIONS[game] if o.name == name)
+
+
+def read(view: dict) -> Table:
+    game, n = view["game"], len(view["players"])
+    options = {o.name: option(view, game, o.name) for o in OPTIONS[game]}
+    melds = [(m["seat"], m["index"], tuple(map(C.parse, m["cards"])) if m["cards"] else None)
+             for m in view["melds"]]
+    discard = [C.parse(c) for c in view.get("discard_pile") or []]
+    if not discard and view.get("discard_top"):
+        discard = [C.parse(view["discard_top"])]
+    t = Table(game=game, me=view["seat"], players=n, phase=view["phase"], turn=view["turn"],
+              dealer=view["dealer"], hand=[C.parse(c) for c in view["hand"]],
+              counts=[p["cards"] for p in view["players"]],
+              opened=[bool(p.get("opened")) for p in view["players"]], melds=melds,
+              discard=discard, stock=view["stock"], options=options,
+              legal=[{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]])
+    t.events = read_log(view.get("log") or [], view["players"], discard)
+    return t
+
+
+# ---- the log ------------------------------------------------------------------------
+# Lines read "<name> <words>"; a name is the seat's name, or "Seat N" when it has none.
+# A card that is hidden again (Tonk: a discard taken into a hand) reads "a card".
+
+_CARD = r"(?:10|[2-9AJQK])[CDHS]|a card"
+_CARDS = rf"((?:(?:10|[2-9AJQK])[CDHS] ?)+)"
+_PATTERNS = [
+    ("draw", re.compile(rf"drew ({_CARD})$")),
+    ("take", re.compile(rf"took ({_CARD}) from the discard pile(?: and melded {_CARDS})?$")),
+    ("secret", re.compile(rf"exposed a secret set(?:: {_CARDS})?$")),
+    ("meld", re.compile(rf"melded {_CARDS}$")),
+    ("layoff", re.compile(rf"laid off ({_CARD}) on (.+)'s meld$")),
+    ("layoff", re.compile(rf"laid off ({_CARD}) on (their own) meld$")),
+    ("discard", re.compile(rf"discarded ({_CARD})$")),
+    ("call", re.compile(r"called Draw$")),
+    ("challenge", re.compile(r"challenged$")),
+    ("fold", re.compile(r"folded")),
+    ("drop", re.compile(r"dropped$")),
+]
+
+
+def _card(text: str | None) -> int | None:
+    return None if text is None or text == "a card" else C.parse(text)
+
+
+def _cards(text: str | None) -> tuple[int, ...]:
+    return tuple(map(C.parse, text.split())) if text else ()
+
+
+def _names(players: list[dict]) -> list[str]:
+    return [p.get("name") or f"Seat {p['seat']}" for p in players]
+
+
+def _speaker(line: str, names: list[str]) -> tuple[int | None, str]:
+    best = None
+    for s, name in enumerate(names):
+        if line.startswith(name + " ") and (best is None or len(name) > len(names[best])):
+            best = s
+    if best is None:
+        return None, line
+    return best, line[len(names[best]) + 1:]
+
+
+def _seat_named(who: str, me: int | None, names: list[str]) -> int | None:
+    if who == "their own":
+        return me
+    if who in names:
+        return names.index(who)
+    m = re.fullmatch(r"[Ss]eat (\d+)", who)
+    return int(m.group(1)) if m else None
+
+
+def read_log(lines: list[str], players: list[dict], pile_now: list[int]) -> list[Event]:
+    """Events in order, each draw/take with the discard top at that moment.
+
+    The pile at the start is rebuilt backwards from the pile now (discards push, takes pop),
+    so a seat that drew from the stock can be seen to have passed the top card.
+    """
+    names = _names(players)
+    raw: list[Event] = []
+    for line in lines:
+        seat, words = _speaker(line, names)
+        for kind, pat in _PATTERNS:
+            m = pat.match(words)
+            if not m:
+                continue
+            g = m.groups()
+            if kind == "draw":
+                raw.append(Event(seat, "draw", _card(g[0])))
+            elif kind == "take":
+                raw.append(Event(seat, "take", _card(g[0]), _cards(g[1])))
+            elif kind in ("meld", "secret"):
+                raw.append(Event(seat, kind, None, _cards(g[0] if g else None)))
+            elif kind == "layoff":
+                raw.append(Event(seat, "layoff", _card(g[0]), onto=_seat_named(g[1], seat, names)))
+            elif kind == "discard":
+                raw.append(Event(seat, "discard", _card(g[0])))
+            else:
+                raw.append(Event(seat, kind))
+            break
+    pile: list[int | None] = list(pile_now)
+    for e in reversed(raw):
+        if e.kind == "discard" and pile:
+            pile.pop()
+        elif e.kind == "take":
+            pile.append(e.card)
+    out = []
+    for e in raw:
+        if e.kind in ("draw", "take"):
+            e = Event(e.seat, e.kind, e.card, e.cards, e.onto, pile[-1] if pile else None)
+        if e.kind == "discard":
+            pile.append(e.card)
+        elif e.kind == "take" and pile:
+            pile.pop()
+        out.append(e)
+    return out
+
+
+# ---- hand helpers shared by both games ------------------------------------------------
+
+def deadwood_cards(hand) -> list[int]:
+    """Cards left over in the best split (highest first)."""
+    _, melds = best_split(hand)
+    melded = {c for m in melds for c in m}
+    return sorted((c for c in hand if c not in melded), key=lambda c: (-C.value(c), c))
+
+
+def partials(cards, unseen: set[int]) -> list[tuple[int, int, int]]:
+    """Pairs that one more unseen card would turn into a meld: (a, b, number of outs)."""
+    out = []
+    cs = sorted(cards)
+    for i, a in enumerate(cs):
+        for b in cs[i + 1:]:
+            outs = sum(1 for c in completions(a, b) if c in unseen)
+            if outs:
+                out.append((a, b, outs))
+    return out
+
+
+def completions(a: int, b: int) -> tuple[int, ...]:
+    """The cards that make a three-card meld with a and b."""
+    ra, rb = C.rank(a), C.rank(b)
+    if ra == rb:
+        return tuple(s * 13 + ra for s in range(4) if s * 13 + ra not in (a, b))
+    if C.suit(a) != C.suit(b):
+        return ()
+    lo, hi = min(a, b), max(a, b)
+    gap = hi - lo
+    if gap == 1:
+        return tuple(c for c, ok in ((lo - 1, C.rank(lo) > 0), (hi + 1, C.rank(hi) < 12)) if ok)
+    if gap == 2:
+        return (lo + 1,)
+    return ()
+
+
+def fits(meld: tuple[int, ...], card: int) -> bool:
+    return card not in meld and is_meld(tuple(meld) + (card,))
+
+
+def hand_deadwood(hand) -> int:
+    return deadwood(hand)

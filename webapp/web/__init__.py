@@ -1,0 +1,1 @@
+"""Flask blueprints: api (JSON), lobby and table (pages), pwa."""

@@ -1,0 +1,144 @@
+"""The JSON API of shared/API.md: create a table, take a seat, see your view, act.
+
+Paths, fields and status codes are fixed by API.md; additions are marked. The seat comes
+from the token (`Authorization: Bearer TOKEN`, or the `baraha_<CODE>` cookie set on join).
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from flask import Blueprint, current_app, make_response, request
+
+from ..errors import BadRequest, Forbidden, TooLarge, TooMany, Unauthorized
+from ..realtime import cookie_name
+from ..tables import tables_of
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+COOKIE_AGE = 30 * 24 * 3600     # a month: rejoin the same seat after the phone sleeps
+
+
+class Buckets:
+    """A token bucket per client address: `rate` requests a second, bursts up to `burst`."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            ok = tokens >= 1
+            self._buckets[key] = (tokens - 1 if ok else tokens, now)
+            if len(self._buckets) > 10_000:     # forget clients whose bucket is full again
+                full = [k for k, (t, at) in self._buckets.items()
+                        if t + (now - at) * self.rate >= self.burst]
+                for k in full:
+                    del self._buckets[k]
+            return ok
+
+
+@bp.record_once
+def _setup(state) -> None:
+    rate = state.app.config.get("RATE_LIMIT")
+    state.app.extensions["baraha.buckets"] = Buckets(*rate) if rate else None
+
+
+@bp.before_request
+def _guard():
+    """Before any API work: the client's rate, the body's size, the page's origin."""
+    buckets = current_app.extensions["baraha.buckets"]
+    if buckets and not buckets.take(request.remote_addr or "?"):
+        raise TooMany()
+    if (request.content_length or 0) > current_app.config["MAX_CONTENT_LENGTH"]:
+        raise _too_large()
+    if request.method == "POST":
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.rstrip("/") != f"{request.scheme}://{request.host}":
+            raise Forbidden("this request came from another site, so it was refused")
+
+
+def _too_large() -> TooLarge:
+    return TooLarge(f"the request is too large "
+                    f"({current_app.config['MAX_CONTENT_LENGTH'] // 1024} KB at most)")
+
+
+def _body() -> dict:
+    if len(request.get_data()) >= current_app.config["MAX_CONTENT_LENGTH"]:
+        raise _too_large()      # a body sent without a length is cut at the limit
+    # force: the body is JSON whatever its Content-Type says; the token, not the type,
+    # guards the writes.
+    body = request.get_json(force=True, silent=True)
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    return body
+
+
+def _seat(table) -> int:
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, token = header.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthorized("the Authorization header must read 'Bearer TOKEN'")
+        return table.seat_of(token.strip())
+    token = request.cookies.get(cookie_name(table.code))
+    if not token:
+        raise Unauthorized("this needs your seat's token (Authorization: Bearer TOKEN, "
+                           "or the cookie set when you joined)")
+    return table.seat_of(token)
+
+
+@bp.post("/tables")
+def create_table():
+    body = _body()
+    table = tables_of(current_app).create(body.get("game"), body.get("players"),
+                                          body.get("options"), body.get("bots"))
+    return {"code": table.code, "url": f"{request.host_url}t/{table.code}"}, 201
+
+
+@bp.post("/tables/<code>/seats")
+def join(code: str):
+    table = tables_of(current_app).get(code)
+    body = _body()
+    seat, token = table.join(body.get("name"), body.get("seat"))
+    resp = make_response({"seat": seat, "token": token}, 201)
+    resp.set_cookie(cookie_name(table.code), token, max_age=COOKIE_AGE, path="/",
+                    httponly=True, samesite="Lax", secure=request.is_secure)
+    return resp
+
+
+@bp.get("/tables/<code>")
+def view(code: str):
+    table = tables_of(current_app).get(code)
+    return table.view(_seat(table))
+
+
+@bp.post("/tables/<code>/actions")
+def act(code: str):
+    table = tables_of(current_app).get(code)
+    seat = _seat(table)
+    body = _body()
+    return table.act(seat, body.get("version"), body.get("action"))
+
+
+# Additions to API.md: the host's controls.
+
+@bp.post("/tables/<code>/seats/<int:seat>/bot")
+def set_bot(code: str, seat: int):
+    """{"level": "easy"|"normal"|"hard"} puts a bot in the seat; {"level": null} takes it out."""
+    table = tables_of(current_app).get(code)
+    by = _seat(table)
+    body = _body()
+    if "level" not in body:
+        raise BadRequest('level: say which bot ("easy", "normal", "hard"), or null for a person')
+    return table.set_bot(seat, body["level"], by=by)
+
+
+@bp.post("/tables/<code>/close")
+def close(code: str):
+    table = tables_of(current_app).get(code)
+    return table.close(by=_seat(table))

@@ -1,0 +1,159 @@
+"""The home page: create a table (game, players, bots, every house rule) or join with a code.
+
+Creating goes through the same `Tables.create` and `Table.join` as the JSON API; the
+creator takes seat 1 and gets the seat cookie, then lands on the table page.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
+
+from ..engine.options import OPTIONS
+from ..errors import WebError
+from ..realtime import cookie_name
+from ..tables import BOT_LEVELS, tables_of
+from . import guard, present
+
+bp = Blueprint("lobby", __name__)
+
+COOKIE_AGE = 30 * 24 * 3600
+NAME_COOKIE = "baraha-name"      # remembered to fill in the name next time (not a secret)
+
+GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
+PLAYERS = {"tongits": (3,), "tonk": (2, 3, 4, 5, 6)}
+
+# Words for the house rules (names as in shared/rules; help text from engine/options.py).
+LABELS = {
+    "jackpot": "Side pot ante", "bonus": "Bonus", "burn_penalty": "Burn penalty",
+    "long_run_bonus": "Long run bonus", "sapaw_blocks_draw": "A lay-off blocks Draw",
+    "stake": "Stake", "hand_size": "Cards dealt", "upcard": "Turn up a first discard",
+    "deal_tonk": "Tonk on the deal", "low_deal_double": "Low deal wins double",
+    "hit_lock": "Hit lock (turns)", "tonk_out_needs_spread": "Tonk out needs a spread",
+    "stock_out": "When the stock runs out",
+}
+CHOICE_WORDS = {"next_turn": "next turn only", "hand": "the whole hand", "49-50": "49 or 50",
+                "50": "50 only", "lowest": "lowest count wins", "void": "void hand",
+                True: "on", False: "off"}
+
+
+def show(value) -> str:
+    if isinstance(value, bool):
+        return CHOICE_WORDS[value]
+    if isinstance(value, str):
+        return CHOICE_WORDS.get(value, value)
+    return str(value)
+
+
+def option_fields(game: str) -> list[dict]:
+    """Each house rule as a form field: its kind, choices, default and help."""
+    out = []
+    for o in OPTIONS[game]:
+        kind = "number" if not o.choices else "choice"
+        out.append({"name": o.name, "field": f"{game}.{o.name}", "label": LABELS.get(o.name, o.name),
+                    "help": o.help, "kind": kind, "low": o.low, "high": o.high,
+                    "default": o.default, "default_text": show(o.default),
+                    "choices": [(str(c).lower() if isinstance(c, bool) else str(c), show(c),
+                                 c == o.default and type(c) is type(o.default))
+                                for c in o.choices]})
+    return out
+
+
+def rules_for(game: str, options: dict) -> list[dict]:
+    """The house rules in force at a table, for the panel everyone can open."""
+    return [{"label": LABELS.get(o.name, o.name), "value": show(options.get(o.name, o.default)),
+             "default": show(o.default), "help": o.help,
+             "changed": options.get(o.name, o.default) != o.default}
+            for o in OPTIONS[game]]
+
+
+def read_options(game: str, form) -> dict:
+    """Form strings to option values of the right type (the engine checks the values)."""
+    options = {}
+    for o in OPTIONS[game]:
+        raw = form.get(f"{game}.{o.name}")
+        if raw is None or raw == "":
+            continue
+        raw = raw.strip()
+        if isinstance(o.default, bool):
+            value = {"true": True, "false": False}.get(raw.lower(), raw)
+        elif isinstance(o.default, int):
+            try:
+                value = int(raw)
+            except ValueError:
+                value = raw
+        else:
+            value = raw
+        if value != o.default or type(value) is not type(o.default):
+            options[o.name] = value
+    return options
+
+
+@bp.record_once
+def _setup(state) -> None:
+    guard.install(state.app)
+    present.install(state.app)
+
+
+def _home(error: str | None = None, form=None, status: int = 200):
+    form = form or {}
+    body = render_template(
+        "lobby/home.html", games=GAMES, players=PLAYERS, levels=BOT_LEVELS,
+        fields={g: option_fields(g) for g in GAMES}, error=error, form=form,
+        name=form.get("name") or request.cookies.get(NAME_COOKIE, ""),
+        code=(request.args.get("code") or "").strip().upper()[:8])
+    return body, status
+
+
+@bp.get("/")
+def home():
+    return _home()
+
+
+@bp.get("/join")
+def join_code():
+    """The "join with a code" form: GET, so it needs no token; it only goes to the page."""
+    code = "".join(ch for ch in (request.args.get("code") or "").upper() if ch.isalnum())[:8]
+    if not code:
+        return _home("Type the table's code, the four letters on the host's screen.", status=400)
+    try:
+        tables_of(current_app).get(code)
+    except WebError as e:
+        return _home(f"{e.message[:1].upper()}{e.message[1:]}: check the code and try again.",
+                     status=e.status)
+    return redirect(url_for("table.page", code=code))
+
+
+@bp.post("/create")
+def create():
+    guard.check()
+    form = request.form
+    game = form.get("game", "tongits")
+    name = form.get("name", "")
+    if game not in GAMES:
+        return _home("Choose Tong-its or Tonk.", form, 400)
+    try:
+        players = 3 if game == "tongits" else int(form.get("players", "4"))
+    except ValueError:
+        return _home("Choose how many play.", form, 400)
+    bots = {}
+    for s in range(1, players):
+        level = form.get(f"seat{s}", "person")
+        if level in BOT_LEVELS:
+            bots[str(s)] = level
+    tables = tables_of(current_app)
+    try:
+        from ..tables import clean_name
+        clean_name(name)         # check the name before making a table nobody sits at
+        table = tables.create(game, players, read_options(game, form), bots)
+        seat, token = table.join(name, 0)
+    except WebError as e:
+        return _home(present.humanize({}, e.message[:1].upper() + e.message[1:]), form, e.status)
+    resp = make_response(redirect(url_for("table.page", code=table.code)))
+    set_seat_cookie(resp, table.code, token)
+    resp.set_cookie(NAME_COOKIE, name.strip(), max_age=365 * 24 * 3600, samesite="Lax")
+    return resp
+
+
+def set_seat_cookie(resp, code: str, token: str) -> None:
+    """The same cookie as POST /api/tables/CODE/seats: HttpOnly, read by the socket too."""
+    resp.set_cookie(cookie_name(code), token, max_age=COOKIE_AGE, path="/", httponly=True,
+                    samesite="Lax", secure=request.is_secure)

@@ -1,0 +1,154 @@
+"""Words and shapes for the screen: card names, each game's vocabulary, log lines.
+
+Only presentation lives here: it reads a view (a dict) and never touches game state.
+Registered as Jinja filters and globals by `install(app)` (called from the blueprints).
+"""
+from __future__ import annotations
+
+import json
+import re
+
+SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+              "ten", "jack", "queen", "king")
+SUIT_ORDER = "CDHS"
+
+# Each game's own words on screen (rules/common.md: Tong-its says meld/set/lay off,
+# Tonk says spread/book/hit).
+WORDS = {
+    "tongits": {"game": "Tong-its", "meld": "Meld", "melds": "melds", "set": "set",
+                "layoff": "Lay off", "laid_off": "lay off", "count": "deadwood",
+                "secret": "Meld face down (secret set)"},
+    "tonk": {"game": "Tonk", "meld": "Spread", "melds": "spreads", "set": "book",
+             "layoff": "Hit", "laid_off": "hit", "count": "count", "secret": ""},
+}
+
+END_WORDS = {
+    "tongits": {"tongit": "Tongit", "draw": "Draw called, nobody challenged",
+                "challenge": "Draw called and challenged", "stock": "the stock ran out",
+                "void": "void hand: the stock ran out and nobody opened"},
+    "tonk": {"deal_tonk": "tonk on the deal", "tonk": "tonked out", "out": "went out",
+             "drop": "drop", "caught": "dropped and was caught", "stock": "the stock ran out",
+             "void": "void hand"},
+}
+
+WHY_WORDS = {"ante": "ante to the side pot", "side pot": "takes the side pot"}
+
+_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
+_LAID_OFF = re.compile(r"laid off (\S+) on (.+?) meld\b")
+_SEAT = re.compile(r"\bseat (\d+)('s)?")
+
+
+def card(text: str) -> dict:
+    """Everything a template needs to draw one card given as '7H' / '10S'."""
+    rank, suit = text[:-1], text[-1]
+    r = RANKS.index(rank)
+    s = SUIT_ORDER.index(suit)
+    sym, suit_name = SUITS[suit]
+    return {"text": text, "rank": rank, "suit": suit, "sym": sym,
+            "name": f"{RANK_NAMES[r]} of {suit_name}",
+            "red": suit in "DH", "by_rank": r * 4 + s, "by_suit": s * 13 + r,
+            "value": min(r + 1, 10)}
+
+
+def card_label(text: str) -> str:
+    """'7♥' for button labels."""
+    return text[:-1] + SUITS[text[-1]][0]
+
+
+def canon(texts) -> str:
+    """Cards in deck order, space separated: how data-needs / data-with name a set of cards."""
+    return " ".join(sorted(texts, key=lambda t: card(t)["by_suit"]))
+
+
+def cards_label(texts) -> str:
+    return " ".join(card_label(t) for t in texts)
+
+
+def meld_label(texts) -> str:
+    """A meld in a few characters: "9♦ 9♥ 9♠", or a long run as "7♣–Q♣"."""
+    if not texts:
+        return ""
+    if len(texts) > 3 and len({t[-1] for t in texts}) == 1:
+        return f"{card_label(texts[0])}–{card_label(texts[-1])}"
+    return cards_label(texts)
+
+
+def name_of(view: dict, seat) -> str:
+    if seat is None:
+        return "the side pot"
+    for p in view.get("players", []):
+        if p.get("seat") == seat and p.get("name"):
+            return p["name"]
+    return f"Seat {seat + 1}"
+
+
+def words(view: dict) -> dict:
+    return WORDS.get(view.get("game"), WORDS["tongits"])
+
+
+def humanize(view: dict, line: str) -> str:
+    """Engine words for people: seat numbers become names, 7H becomes 7♥, Tonk words."""
+    def seat(m):
+        who = name_of(view, int(m.group(1)))
+        return who + ("'s" if m.group(2) else "")
+
+    line = _SEAT.sub(seat, line)
+    if view.get("game") == "tonk":
+        line = _LAID_OFF.sub(lambda m: f"hit {m.group(2)} spread with {m.group(1)}", line)
+        line = line.replace("melded ", "spread ").replace(" meld", " spread")
+    return _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], line)
+
+
+def deadwood(view: dict) -> int | None:
+    """The seat's own count now, shown under the hand (from its own cards only)."""
+    hand = view.get("hand") or []
+    if view.get("game") == "tonk":
+        return sum(card(t)["value"] for t in hand)
+    try:
+        from ..engine import cards as C, melds
+        return melds.deadwood([C.parse(t) for t in hand])
+    except Exception:   # presentation only: never break a page over a hint
+        return None
+
+
+def last_log(view: dict, words: str) -> str | None:
+    for line in reversed(view.get("log") or []):
+        if words in line:
+            return line
+    return None
+
+
+def strip_seat(action: dict) -> dict:
+    """A legal action as the web form posts it (the seat comes from the cookie)."""
+    return {k: v for k, v in action.items() if k != "seat"}
+
+
+def action_json(action: dict) -> str:
+    return json.dumps(strip_seat(action), separators=(",", ":"))
+
+
+def plan(view: dict) -> dict:
+    """The legal actions grouped for the buttons: what needs a selection and what not."""
+    legal = [strip_seat(a) for a in view.get("legal") or []]
+    out = {k: [] for k in ("draw", "take", "meld", "layoff", "discard", "tongit",
+                           "call_draw", "fold", "challenge", "drop", "next", "other")}
+    for a in legal:
+        out.get(a.get("do"), out["other"]).append(a)
+    return out
+
+
+def meld_by_key(view: dict) -> dict:
+    return {(m["seat"], m["index"]): m for m in view.get("melds") or []}
+
+
+def install(app) -> None:
+    if app.jinja_env.globals.get("_baraha_present"):
+        return
+    app.jinja_env.globals.update(
+        _baraha_present=True, card=card, name_of=name_of, words=words, humanize=humanize,
+        deadwood=deadwood, plan=plan, action_json=action_json, END_WORDS=END_WORDS,
+        WHY_WORDS=WHY_WORDS, last_log=last_log, meld_by_key=meld_by_key)
+    app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
+                               meld_label=meld_label)

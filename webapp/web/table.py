@@ -1,0 +1,212 @@
+"""A table's pages: join, the table itself, its partial, and action posts.
+
+Everything goes through `Table.view` / `Table.act` (the same calls as the JSON API). The
+seat comes from the HttpOnly seat cookie `baraha_<CODE>` (the one the API sets); an action
+post carries the version of the view it was made on and the action in the action language,
+and is answered with the actor's new partial. Errors come back as plain words: a stale tap
+(409) redraws the table as it is now and says why; an illegal action (422) changes nothing
+on screen but the toast.
+"""
+from __future__ import annotations
+
+import json
+
+import segno
+from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
+                   request, url_for)
+
+from ..errors import BadRequest, Stale, Unauthorized, WebError
+from ..realtime import cookie_name
+from ..tables import tables_of
+from . import guard, present
+from .lobby import GAMES, rules_for, set_seat_cookie
+
+bp = Blueprint("table", __name__, url_prefix="/t")
+
+SORT_COOKIE = "baraha-sort"
+STALE_WORDS = "Someone moved before your tap arrived; here is the table as it is now."
+
+
+@bp.record_once
+def _setup(state) -> None:
+    guard.install(state.app)
+    present.install(state.app)
+
+
+def _is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _seat(table) -> int | None:
+    token = request.cookies.get(cookie_name(table.code))
+    if not token:
+        return None
+    try:
+        return table.seat_of(token)
+    except Unauthorized:
+        return None
+
+
+def _plain(message: str, status: int) -> Response:
+    resp = make_response(message, status)
+    resp.mimetype = "text/plain"
+    return resp
+
+
+def _words(view: dict | None, message: str) -> str:
+    text = present.humanize(view or {}, message)
+    return text[:1].upper() + text[1:]
+
+
+def join_url(code: str) -> str:
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return f"{base.rstrip('/')}/t/{code}"
+
+
+def qr_svg(url: str) -> str:
+    qr = segno.make(url, error="m")
+    return qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True)
+
+
+def _context(view: dict) -> dict:
+    ready = [p for p in view["players"] if not p.get("bot") and not p.get("ready")]
+    me = next((p for p in view["players"] if p["seat"] == view["seat"]), {})
+    return {
+        "view": view,
+        "waiting": view.get("phase") == "waiting",
+        "sort": "rank" if request.cookies.get(SORT_COOKIE) == "rank" else "suit",
+        "next_pending": False,
+        "waiting_for": [p["seat"] for p in ready] if view.get("result") and me.get("ready") else [],
+    }
+
+
+def _page(table, view: dict, toast: str | None = None, status: int = 200):
+    url = join_url(table.code)
+    host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    return render_template("table/page.html", join_url=url, qr_svg=qr_svg(url),
+                           loopback=host in ("localhost", "::1") or host.startswith("127."),
+                           rules=rules_for(table.game, view.get("options") or table.options),
+                           toast_text=toast, **_context(view)), status
+
+
+def _partial(view: dict, status: int = 200, toast: str | None = None) -> Response:
+    resp = make_response(render_template("table/_table.html", **_context(view)), status)
+    resp.headers["Cache-Control"] = "no-store"
+    if toast:
+        resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": toast})
+    return resp
+
+
+def _join_page(table, error: str | None = None, status: int = 200, name: str = ""):
+    view = table.view(0)
+    seats = []
+    for p in view["players"]:
+        taken = bool(p.get("name") or p.get("bot"))
+        label = (f"{p['name']}" if p.get("name") else "") + (" (bot)" if p.get("bot") else "")
+        seats.append({"seat": p["seat"], "free": not taken, "label": label or "free"})
+    free = [s["seat"] for s in seats if s["free"]]
+    return render_template("table/join.html", code=table.code, seats=seats, free=free,
+                           error=error, name=name or request.cookies.get("baraha-name", ""),
+                           game_name=GAMES.get(table.game, table.game)), status
+
+
+@bp.get("/<code>")
+def page(code: str):
+    tables = tables_of(current_app)
+    try:
+        table = tables.get(code)
+    except WebError as e:
+        return render_template("table/missing.html", message=_words(None, e.message)), e.status
+    if code != table.code:
+        return redirect(url_for("table.page", code=table.code))
+    seat = _seat(table)
+    if seat is None:
+        return _join_page(table)
+    return _page(table, table.view(seat))
+
+
+@bp.post("/<code>/join")
+def join(code: str):
+    guard.check()
+    table = tables_of(current_app).get(code)
+    name = request.form.get("name", "")
+    raw = request.form.get("seat")
+    try:
+        seat_wanted = int(raw) if raw not in (None, "") else None
+    except ValueError:
+        seat_wanted = None
+    try:
+        seat, token = table.join(name, seat_wanted)
+    except WebError as e:
+        msg = e.message
+        if e.status == 409 and seat_wanted is not None:
+            msg = f"seat {seat_wanted + 1} was just taken: choose another"
+        return _join_page(table, _words(None, msg), e.status, name)
+    resp = make_response(redirect(url_for("table.page", code=table.code)))
+    set_seat_cookie(resp, table.code, token)
+    resp.set_cookie("baraha-name", name.strip(), max_age=365 * 24 * 3600, samesite="Lax")
+    return resp
+
+
+@bp.get("/<code>/view")
+def partial(code: str):
+    table = tables_of(current_app).get(code)
+    seat = _seat(table)
+    if seat is None:
+        return _plain("This browser has no seat at this table: reload the page to join.", 401)
+    return _partial(table.view(seat))
+
+
+@bp.post("/<code>/act")
+def act(code: str):
+    guard.check()
+    table = tables_of(current_app).get(code)
+    seat = _seat(table)
+    if seat is None:
+        return _plain("This browser has no seat at this table: reload the page to join.", 401)
+    try:
+        version = int(request.form.get("version", ""))
+        action = json.loads(request.form.get("action", ""))
+    except ValueError:
+        return _fail(table, seat, BadRequest("that button sent something the server cannot read: reload the page"))
+    if isinstance(action, dict) and action.get("do") == "next":
+        # "Next hand" does not depend on what the screen showed (others pressing it first
+        # move the version): act on the current version instead of asking for a second tap.
+        version = table.view(seat)["version"]
+    try:
+        view = table.act(seat, version, action)
+    except Stale as e:
+        if _is_htmx():
+            return _partial(e.view, 409, STALE_WORDS)
+        return _page(table, e.view, STALE_WORDS, 409)
+    except WebError as e:
+        return _fail(table, seat, e)
+    if _is_htmx():
+        return _partial(view)
+    return redirect(url_for("table.page", code=table.code), 303)
+
+
+def _fail(table, seat: int, e: WebError):
+    view = table.view(seat)
+    words = _words(view, e.message)
+    if _is_htmx():
+        return _plain(words, e.status)
+    return _page(table, view, words, e.status)
+
+
+@bp.post("/<code>/seats/<int:seat>/bot")
+def set_bot(code: str, seat: int):
+    """The host puts a bot in a seat (a free one, or for someone who left), or takes it out."""
+    guard.check()
+    table = tables_of(current_app).get(code)
+    me = _seat(table)
+    if me is None:
+        return _plain("This browser has no seat at this table: reload the page to join.", 401)
+    level = request.form.get("level") or None
+    try:
+        view = table.set_bot(seat, level, by=me)
+    except WebError as e:
+        return _fail(table, me, e)
+    if _is_htmx():
+        return _partial(view)
+    return redirect(url_for("table.page", code=table.code), 303)
