@@ -6,8 +6,8 @@ webapp` (and `baraha replay`) stays cheap.
 Config keys: DATABASE (SQLite path; default in the user's data directory), TESTING,
 BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests only: a
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
-RATE_LIMIT ((requests per second, burst) per client on /api/), MAX_TABLES, SECRET_KEY
-(default: generated once and kept beside the database).
+RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
+MAX_TABLES, SECRET_KEY (default: generated once and kept beside the database).
 """
 from __future__ import annotations
 

@@ -32,7 +32,8 @@ def replay(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     from .serve import serve as run
 
-    return run(args.host, args.port, args.db)
+    return run(args.host, args.port, args.db, cert=args.cert, key=args.key, https=args.https,
+               tls_hosts=args.tls_host)
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -53,6 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on [0.0.0.0: every network]")
     p.add_argument("--port", type=int, default=8000, help="port [8000]")
     p.add_argument("--db", help="SQLite file for the tables [in your user data folder]")
+    p.add_argument("--https", action="store_true",
+                   help="serve HTTPS with a certificate made for this computer (phones trust it "
+                        "once: see /help/https); lets phones install the app")
+    p.add_argument("--cert", metavar="FILE", help="serve HTTPS with your own certificate (PEM)")
+    p.add_argument("--key", metavar="FILE", help="the private key of --cert (PEM)")
+    p.add_argument("--tls-host", metavar="NAME", action="append", default=[],
+                   help="another local name or address for --https's certificate, like "
+                        "laptop.lan (repeatable)")
     p.set_defaults(run=serve)
 
     p = sub.add_parser("simulate", help="bots play many hands; print each bot's chips as JSON")

@@ -3,48 +3,17 @@
 Linux and macOS: gunicorn's gthread worker, embedded (one worker process: the tables live
 in its memory; 100 threads: one per open websocket, well above the phones at a table).
 Windows has no gunicorn: Werkzeug's threaded server, which serves websockets too.
+HTTPS: `--cert FILE --key FILE` (the user's own), or `--https` (a local authority made once
+in the data folder and a certificate for this computer's addresses: webapp/tls.py).
 """
 from __future__ import annotations
 
 import importlib.util
-import ipaddress
 import os
 import socket
 import sys
 
-
-def lan_addresses() -> list[str]:
-    """This machine's private IPv4 addresses, the likeliest one first. Sends nothing."""
-    found: list[str] = []
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        # connect() on a UDP socket only chooses the outgoing interface; no packet leaves.
-        probe.connect(("10.255.255.255", 1))
-        found.append(probe.getsockname()[0])
-    except OSError:
-        pass
-    finally:
-        probe.close()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append(info[4][0])
-    except OSError:
-        pass
-    out = []
-    for ip in found:
-        addr = ipaddress.ip_address(ip)
-        if addr.is_private and not addr.is_loopback and ip not in out:
-            out.append(ip)
-    return out
-
-
-def public_url(host: str, port: int) -> str:
-    if host in ("0.0.0.0", "::", ""):
-        lan = lan_addresses()
-        host = lan[0] if lan else "127.0.0.1"
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{port}"
+from .network import public_url
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -61,10 +30,13 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _banner(url: str, host: str, database: str) -> None:
+def _banner(url: str, host: str, database: str, generated_tls: bool = False) -> None:
     print(f"Baraha is running. On a phone on the same Wi-Fi, open\n\n    {url}\n")
     if host.startswith("127.") or host in ("localhost", "::1"):
         print("(Listening on this computer only: start with --host 0.0.0.0 for phones.)\n")
+    if generated_tls:
+        print(f"Phones warn about this certificate until they trust it, once each: "
+              f"{url}/help/https shows how.\n")
     try:
         import segno
         segno.make(url, error="m").terminal(compact=True)
@@ -73,10 +45,40 @@ def _banner(url: str, host: str, database: str) -> None:
     print(f"\nTables are kept in {database}\nPress Ctrl-C to stop.", flush=True)
 
 
-def serve(host: str, port: int, database: str | None) -> int:
+def _tls(host: str, cert: str | None, key: str | None, https: bool, tls_hosts=()):
+    """(certfile, keyfile, CA file or None), or None for plain http; raises TLSError."""
+    from . import data_dir, tls
+
+    if https and (cert or key):
+        raise tls.TLSError("choose either --https (a certificate made here) or --cert/--key "
+                           "(your own), not both")
+    if bool(cert) != bool(key):
+        raise tls.TLSError("--cert and --key go together: give both")
+    if cert:
+        cert, key = os.path.expanduser(cert), os.path.expanduser(key)
+        tls.check_pair(cert, key)
+        return cert, key, None
+    if not https:
+        return None
+    hosts = list(tls_hosts)
+    if host not in ("0.0.0.0", "::", ""):
+        hosts.append(host)          # listening on one address: that one must be covered
+    files = tls.ensure(data_dir() / "tls", hosts)
+    tls.check_pair(str(files.cert), str(files.key))
+    return str(files.cert), str(files.key), str(files.ca)
+
+
+def serve(host: str, port: int, database: str | None, cert: str | None = None,
+          key: str | None = None, https: bool = False, tls_hosts=()) -> int:
     from . import create_app, data_dir
     from .store import Store
+    from .tls import TLSError
 
+    try:
+        tls = _tls(host, cert, key, https, tls_hosts)
+    except (TLSError, OSError) as e:
+        print(f"baraha serve: {e}", file=sys.stderr)
+        return 1
     database = os.path.expanduser(database) if database else str(data_dir() / "baraha.sqlite3")
     try:
         Store(database).close()         # a database we cannot open: say so before starting
@@ -91,15 +93,18 @@ def serve(host: str, port: int, database: str | None) -> int:
               f"another port with --port.", file=sys.stderr)
         return 1
     port = sock.getsockname()[1]
-    _banner(public_url(host, port), host, database)
-    config = {"DATABASE": database, "PUBLIC_URL": public_url(host, port)}   # the pages' QR codes
+    url = public_url(host, port, "https" if tls else "http")
+    _banner(url, host, database, generated_tls=bool(tls and tls[2]))
+    config = {"DATABASE": database, "PUBLIC_URL": url}      # the pages' QR codes
+    if tls:
+        config.update(TLS_CA=tls[2], TLS_OWN_CERT=tls[2] is None)   # /ca.crt, /help/https
     if importlib.util.find_spec("gunicorn") is None:     # Windows
         sock.close()
-        return _serve_werkzeug(create_app(config), host, port)
-    return _serve_gunicorn(lambda: create_app(config), sock)
+        return _serve_werkzeug(create_app(config), host, port, tls)
+    return _serve_gunicorn(lambda: create_app(config), sock, tls)
 
 
-def _serve_gunicorn(factory, sock: socket.socket) -> int:
+def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
     from gunicorn.app.base import BaseApplication
 
     class Server(BaseApplication):
@@ -111,6 +116,9 @@ def _serve_gunicorn(factory, sock: socket.socket) -> int:
                 "accesslog": None, "errorlog": "-", "loglevel": "warning",
             }.items():
                 self.cfg.set(key, value)
+            if tls:
+                self.cfg.set("certfile", tls[0])
+                self.cfg.set("keyfile", tls[1])
 
         def load(self):
             return factory()    # in the worker, after the fork: bots' timers live there
@@ -124,13 +132,14 @@ def _serve_gunicorn(factory, sock: socket.socket) -> int:
     return 0
 
 
-def _serve_werkzeug(app, host: str, port: int) -> int:
+def _serve_werkzeug(app, host: str, port: int, tls=None) -> int:
     from .realtime import socketio
 
     print("(No gunicorn on this system: using Werkzeug's threaded server, fine for a "
           "family table.)", flush=True)
     try:
-        socketio.run(app, host=host, port=port, allow_unsafe_werkzeug=True)
+        socketio.run(app, host=host, port=port, allow_unsafe_werkzeug=True,
+                     ssl_context=(tls[0], tls[1]) if tls else None)
     except KeyboardInterrupt:
         pass
     return 0

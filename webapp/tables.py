@@ -28,6 +28,7 @@ import hmac
 import json
 import logging
 import random
+import re
 import secrets
 import threading
 import time
@@ -35,9 +36,9 @@ import unicodedata
 
 from .bots import LEVELS as BOT_LEVELS
 from .bots import choose as _choose
+from .deck import shuffled_deck
 from .engine import game as engine
 from .engine.actions import Action
-from .engine.cards import DECK
 from .engine.errors import BadAction, BadSetup, EngineError, IllegalAction
 from .engine.options import resolve
 from .engine.views import seat_name, view_for
@@ -51,6 +52,9 @@ BOT_NAMES = ("Lola", "Lolo", "Tita", "Tito", "Ate", "Kuya")
 NAME_MAX = 24
 # Bidirectional controls would let a name reorder the text around it on others' screens.
 BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unnamed seats read "Seat 2" on screen, and the engine's words say "seat 1" before names
+# are put in: a name like "seat 0" would be shown as another player's name in the log.
+SEATLIKE = re.compile(r"\bseat\s*\d", re.IGNORECASE)
 NEXT = "next"
 NOT_DEALT = "the first hand has not been dealt yet: it starts when every seat is taken"
 
@@ -84,6 +88,9 @@ def clean_name(name) -> str:
         raise BadRequest(f"name: must be 1 to {NAME_MAX} characters long")
     if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in BIDI for ch in name):
         raise BadRequest("name: must not contain control characters or line breaks")
+    if SEATLIKE.search(name):
+        raise BadRequest('name: must not read like a seat ("Seat 2"): it could pass for '
+                         "another player on screen")
     return name
 
 
@@ -452,8 +459,7 @@ class Table:
         if isinstance(deck, tuple):             # tests may also choose the dealer
             deck, dealer = deck
         if deck is None:
-            deck = list(DECK)
-            secrets.SystemRandom().shuffle(deck)
+            deck = shuffled_deck()          # webapp/deck.py: the OS's randomness
         hand = engine.new_hand(self.game, self.players, dealer=dealer, options=self.options,
                                match=match, deck=list(deck))
         self._commit("deal", {"number": number, "deck": list(deck), "dealer": dealer,

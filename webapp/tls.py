@@ -28,6 +28,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from .network import lan_addresses
+
 CA_DAYS = 3650
 SERVER_DAYS = 397           # within every browser's limit (Apple's: 825, public CAs': 398)
 RENEW_DAYS = 30             # remake the server certificate when it has less left than this
@@ -95,8 +97,9 @@ def ensure_ca(folder: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKe
         pass
     key = ec.generate_private_key(ec.SECP256R1())
     host = socket.gethostname() or "this computer"
+    common = f"Baraha local authority ({host})"[:64]
     name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Baraha"),
-                      x509.NameAttribute(NameOID.COMMON_NAME, f"Baraha local authority ({host})"[:64])])
+                      x509.NameAttribute(NameOID.COMMON_NAME, common)])
     dns = list(PERMITTED_DNS)
     label = _hostname_label()
     if label and label not in dns:
@@ -118,7 +121,8 @@ def ensure_ca(folder: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKe
                                          key_agreement=False, key_cert_sign=True, crl_sign=True,
                                          encipher_only=False, decipher_only=False), critical=True)
             .add_extension(constraints, critical=True)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()),
+                           critical=False)
             .sign(key, hashes.SHA256()))
     _write(key_path, _key_pem(key), private=True)
     _write(cert_path, cert.public_bytes(serialization.Encoding.PEM), private=False)
@@ -128,8 +132,6 @@ def ensure_ca(folder: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKe
 def wanted_names(hosts=(), lan=None) -> list[str]:
     """The names the server certificate must carry: localhost, 127.0.0.1, this computer's
     LAN addresses and name, and `hosts` (extra names or addresses, e.g. from --tls-host)."""
-    from .serve import lan_addresses
-
     names = ["localhost", "127.0.0.1"]
     label = _hostname_label()
     if label:
@@ -179,17 +181,33 @@ def _ca_names_allow(ca: x509.Certificate, name: str) -> bool:
                    for g in nc.permitted_subtrees)
 
 
+def _local(name: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(name)
+    except ValueError:
+        return any(name == d or name.endswith("." + d) for d in PERMITTED_DNS)
+    return any(ip in ipaddress.ip_network(n) for n in PERMITTED_IPS)
+
+
+def _refuse(name: str):
+    raise TLSError(f"{name} is not a local name or a private address: the generated "
+                   "certificate only covers home-network names (like laptop.local or "
+                   "192.168.1.20). For another name use your own certificate "
+                   "(--cert FILE --key FILE).")
+
+
 def ensure(folder: Path, hosts=(), lan=None) -> Files:
     """The authority (made once) and a server certificate covering `wanted_names(hosts)`,
     remade when those names change, when it nears its end, or when the authority changed."""
     folder = Path(folder)
+    hosts = [h.strip().lower().strip("[]") for h in hosts]
+    for h in hosts:             # checked before anything is made, and again with the authority
+        if not (_local(h) or h == _hostname_label()):
+            _refuse(h)
     ca_cert, ca_key = ensure_ca(folder)
     for h in hosts:
-        if not _ca_names_allow(ca_cert, h.strip().lower().strip("[]")):
-            raise TLSError(f"{h} is not a local name or a private address: the generated "
-                           "certificate only covers home-network names (like laptop.local or "
-                           "192.168.1.20). For another name use your own certificate "
-                           "(--cert FILE --key FILE).")
+        if not _ca_names_allow(ca_cert, h):
+            _refuse(h)
     names = [n for n in wanted_names(hosts, lan) if _ca_names_allow(ca_cert, n)]
     cert_path, key_path = folder / "server.pem", folder / "server-key.pem"
     if _still_good(cert_path, key_path, ca_cert, names):
@@ -212,7 +230,8 @@ def ensure(folder: Path, hosts=(), lan=None) -> Files:
                                          key_agreement=False, key_cert_sign=False, crl_sign=False,
                                          encipher_only=False, decipher_only=False), critical=True)
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()),
+                           critical=False)
             .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
                            critical=False)
             .sign(ca_key, hashes.SHA256()))

@@ -77,7 +77,7 @@ def test_bots_play_from_json_views_with_the_game_state_unimportable():
             "cases = json.load(sys.stdin); "
             "print(json.dumps([choose(v, lv, random.Random(7)) for v, lv in cases]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, input=json.dumps(cases),
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == expected
 
@@ -89,3 +89,26 @@ def test_a_view_is_all_a_bot_gets():
     action = choose(json.loads(json.dumps(view)), "hard", __import__("random").Random(1))
     assert {**action, "seat": hand.turn} in view["legal"]
     game.apply(hand, Action.from_json({**action, "seat": hand.turn}))
+
+
+def test_bots_read_a_table_view_with_names():
+    """At a table the log uses people's names and the legal actions carry no seat."""
+    import random
+
+    from webapp.engine.views import view_for
+
+    names = ["Ana", "Ana Marie", "Lola"]
+    for game_name in ("tongits", "tonk"):
+        hand = game.new_hand(game_name, 3, deck=deck_for(21))
+        rng = random.Random(3)
+        steps = 0
+        while not hand.over and steps < 400:
+            seat = hand.turn
+            view = view_for(hand, seat, names)
+            view["legal"] = [{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]]
+            view["players"] = [{**p, "name": names[p["seat"]]} for p in view["players"]]
+            action = choose(view, ("easy", "normal", "hard")[steps % 3], rng)
+            assert action in view["legal"]
+            hand = game.apply(hand, Action.from_json({**action, "seat": seat}))
+            steps += 1
+        assert hand.over

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-import webapp.bots as bots
 from tests.bots.helpers import bot_view, deck_for, play
+from webapp import bots
 from webapp.bots import choose
 from webapp.bots.common import read_log
 from webapp.engine import cards, game
@@ -23,16 +23,20 @@ def _check_legal(view, action):
     assert {**action, "seat": view["seat"]} in legal, (action, legal)
 
 
-TABLES = ([("tongits", 3, None)]
+TABLES = ([("tongits", 3, None),
+           ("tongits", 3, {"sapaw_blocks_draw": "hand", "jackpot": 0, "bonus": 2})]
           + [("tonk", n, None) for n in range(2, 7)]
-          + [("tonk", n, {"hand_size": 7}) for n in range(2, 6)])
+          + [("tonk", n, {"hand_size": 7}) for n in range(2, 6)]
+          + [("tonk", 3, {"hit_lock": 2, "tonk_out_needs_spread": True, "upcard": False,
+                          "stock_out": "void", "low_deal_double": True})])
 
 
 @pytest.mark.parametrize("game_name,players,options", TABLES,
-                         ids=[f"{g}-{n}{'-7' if o else ''}" for g, n, o in TABLES])
+                         ids=[f"{g}-{n}-{'7' if o and 'hand_size' in o else 'rules' if o else 'default'}"
+                              for g, n, o in TABLES])
 def test_every_action_is_legal(game_name, players, options):
     fallbacks = bots.FALLBACKS[0]
-    hands = 12 if game_name == "tongits" else 10
+    hands = 12 if game_name == "tongits" else 8
     ends = set()
     for seed in range(hands):
         # Every level in every seat over the seeds, mixed at the table.
@@ -112,8 +116,9 @@ def test_a_lower_count_challenges_a_draw():
 def test_the_log_is_read_with_names_and_hidden_cards():
     players = [{"seat": 0, "name": "Ana"}, {"seat": 1, "name": "Ana Marie"},
                {"seat": 2, "name": None}]
-    lines = ["Ana Marie drew a card", "Ana Marie discarded 7H", "Ana took a card from the "
-             "discard pile", "Ana laid off 8H on Ana Marie's meld", "Seat 2 drew 9C",
+    lines = ["Ana Marie drew a card", "Ana Marie discarded 7H",
+             "Ana took a card from the discard pile", "Ana laid off 8H on Ana Marie's meld",
+             "Seat 2 drew 9C",
              "Seat 2 discarded KD", "The table has no stock left"]
     events = read_log(lines, players, [cards.parse("KD")])
     assert [(e.seat, e.kind) for e in events] == [

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _run(*args):
     return subprocess.run([sys.executable, "-m", "webapp", "simulate", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, check=False)
 
 
 @pytest.mark.parametrize("args,players", [
@@ -53,7 +53,9 @@ def test_simulate_is_repeatable():
 
 def test_simulate_refuses_a_bad_table():
     out = _run("--game", "tongits", "--bots", "hard,easy", "--hands", "2")
-    assert out.returncode == 2 and "3 players" in out.stderr or "2 bots" in out.stderr
+    assert out.returncode == 2 and "not 2" in out.stderr
+    out = _run("--game", "tonk", "--players", "3", "--bots", "hard,easy", "--hands", "2")
+    assert out.returncode == 2 and "2 bots for 3 players" in out.stderr
     out = _run("--game", "tonk", "--bots", "hard,wizard", "--hands", "2")
     assert out.returncode == 2 and "wizard" in out.stderr
 

@@ -45,6 +45,8 @@ def create_table(page: Page, base: str, name: str, game: str, *, players: int | 
         page.select_option("select[name=players]", str(players))
     for seat, level in (bots or {}).items():
         page.select_option(f"#seat{seat}", level)
+    if options:
+        page.evaluate("document.getElementById('house-rules').open = true")
     for key, value in (options or {}).items():
         field = page.locator(f'[name="{game}.{key}"]')
         if field.evaluate("e => e.tagName") == "SELECT":

@@ -1,9 +1,18 @@
-"""Screenshots for docs/screens/ (lobby.png, table.png) at 390x844, light scheme.
+"""Screenshots for docs/screens/: every screen at 390x844, light and dark.
 
-    python -m tests.e2e.screens [OUT_DIR]
+    python -m tests.e2e.screens [OUT_DIR] [--extra]
 
-Plays the first moves of tests/e2e/scenarios/tongits-challenge.json on three phones and
-photographs Ana's screen as she is about to lay off K♣ on Cy's run.
+Plays tests/e2e/scenarios/tongits-challenge.json on three phones (Ana, Ben, Cy) and
+photographs Ana's screen:
+
+    lobby-{light,dark}.png     the home page (create a table, join with a code)
+    join-{light,dark}.png      Ben's phone opening the table's link
+    table-{light,dark}.png     mid-hand, Ben's turn (Ana waits)
+    your-turn-{light,dark}.png Ana's turn, K♣ picked: the meld it lays off on glows
+    result-{light,dark}.png    the end of the hand: the settlement line by line
+
+With --extra, also the Rules and Settings panels, 320x640 and a phone on its side
+(844x390), to look at (not committed).
 """
 from __future__ import annotations
 
@@ -12,17 +21,43 @@ import tempfile
 import threading
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 from werkzeug.serving import make_server
 
 from .conftest import ARGS, CHROMIUM, PHONE
-from .driver import create_table, join_by_code, play, scenario, tap, wait_version
+from .driver import (
+    create_table,
+    join_by_code,
+    join_here,
+    play,
+    scenario,
+    tap,
+    wait_version,
+)
 from .stacked_server import build
 
 
-def main(out: Path) -> None:
+def shoot(page: Page, out: Path, name: str, full: bool = False) -> None:
+    """One screen in both schemes (the page follows the system's, as on a phone)."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.wait_for_timeout(60)
+        page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=full)
+    page.emulate_media(color_scheme="light")
+
+
+def extras(page: Page, out: Path, name: str) -> None:
+    for size, tag in (({"width": 320, "height": 640}, "320"), ({"width": 844, "height": 390}, "land")):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(80)
+        page.screenshot(path=str(out / f"x-{name}-{tag}.png"))
+    page.set_viewport_size(PHONE)
+
+
+def main(out: Path, extra: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     doc = scenario("tongits-challenge.json")
+    acts = doc["actions"]
     with tempfile.TemporaryDirectory() as tmp:
         app = build(str(Path(tmp) / "screens.sqlite3"), doc)
         server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -30,23 +65,64 @@ def main(out: Path) -> None:
         base = f"http://127.0.0.1:{server.server_port}"
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            pages = [browser.new_context(viewport=PHONE, color_scheme="light").new_page()
-                     for _ in range(3)]
+            pages = [browser.new_context(viewport=PHONE, color_scheme="light", reduced_motion="reduce",
+                                         device_scale_factor=1).new_page() for _ in range(3)]
             ana, ben, cy = pages
             ana.goto(base + "/")
             ana.fill("input[name=name]", "Ana")
-            ana.screenshot(path=str(out / "lobby.png"))
+            ana.locator("h1").click()               # no focus ring on the name field
+            shoot(ana, out, "lobby")
+            if extra:
+                extras(ana, out, "lobby")
+                ana.locator("[data-open=help]").first.click()
+                ana.screenshot(path=str(out / "x-lobby-help.png"))
+                ana.keyboard.press("Escape")
             code = create_table(ana, base, "Ana", "tongits")
-            join_by_code(ben, base, code, "Ben", 1)
             join_by_code(cy, base, code, "Cy", 2)
-            now = play(pages, doc["actions"][:6])
+            ben.goto(f"{base}/t/{code}")
+            ben.fill("input[name=name]", "Ben")
+            ben.locator("h1").click()
+            shoot(ben, out, "join")
+            if extra:
+                extras(ben, out, "join")
+            join_here(ben, "Ben", 1)
+
+            now = play(pages, acts[:6])             # Cy melds and discards, Ana draws 6♥
             wait_version(ana, now)
             tap(ana, ["KC"])
             ana.evaluate("window.scrollTo(0, 0)")
-            ana.screenshot(path=str(out / "table.png"))
+            shoot(ana, out, "your-turn")
+            if extra:
+                extras(ana, out, "your-turn")
+                ana.locator("[data-open=settings]").click()
+                ana.locator("[data-pref=four-colour]").check()
+                ana.screenshot(path=str(out / "x-settings.png"))
+                ana.locator("[data-pref=four-colour]").uncheck()
+                ana.keyboard.press("Escape")
+                ana.locator("[data-open=help]").click()
+                ana.screenshot(path=str(out / "x-table-help.png"))
+                ana.keyboard.press("Escape")
+
+            tap(ana, [])
+            ana.locator('.hand .pick[data-card="KC"]').click()   # put it back: the play picks it
+            now = play(pages, acts[6:11], now)      # ... Ben melds three nines
+            wait_version(ana, now)
+            ana.evaluate("window.scrollTo(0, 0)")
+            shoot(ana, out, "table")
+            if extra:
+                extras(ana, out, "table")
+
+            now = play(pages, acts[11:], now)       # ... Cy calls Draw, Ben challenges
+            wait_version(ana, now)
+            ana.locator("#result").wait_for()
+            ana.evaluate("window.scrollTo(0, 0)")
+            shoot(ana, out, "result")
+            if extra:
+                extras(ana, out, "result")
             browser.close()
         server.shutdown()
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screens"))
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    main(Path(args[0] if args else "docs/screens"), extra="--extra" in sys.argv)

@@ -69,8 +69,11 @@ def test_tonk_two_players_end_in_a_drop_and_a_reload_keeps_the_seat(live_server,
     base = live_server(doc)
     ana, ben = pages = phones(2)
     code = create_table(ana, base, "Ana", "tonk", players=2, options=doc["options"])
-    ana.locator("summary", has_text="House rules").click()
+    ana.locator("[data-open=help]").click()           # the house rules are one tap away
+    expect(ana.locator("#rules")).to_be_visible()
     expect(ana.locator("#rules")).to_contain_text("Hit lock (turns): 1")
+    ana.keyboard.press("Escape")
+    expect(ana.locator("#help")).to_be_hidden()
     join_by_code(ben, base, code, "Ben", 1)
     for page in pages:
         expect(page.locator("#hand .pick")).to_have_count(5)

@@ -15,7 +15,8 @@ import requests
 import socketio
 from werkzeug.serving import make_server
 
-from webapp.serve import lan_addresses, serve
+from webapp.network import lan_addresses
+from webapp.serve import serve
 
 
 def wait_for(pred, timeout=10.0):

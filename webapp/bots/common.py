@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..engine import cards as C
-from ..engine.melds import best_split, deadwood, is_meld
+from ..engine.melds import best_split, is_meld
 from ..engine.options import OPTIONS
 
 
@@ -43,6 +43,7 @@ class Table:
     options: dict
     legal: list[dict]
     events: list[Event] = field(default_factory=list)
+    _held: dict = field(default_factory=dict, repr=False)    # held_known, per seat
 
     @property
     def top(self) -> int | None:
@@ -64,10 +65,6 @@ class Table:
         """Cards whose place this seat does not know (other hands, the stock, secret sets)."""
         return list(self._unseen)
 
-    def hidden_sets(self) -> int:
-        """Other seats' face-down sets (four unseen cards of one rank each)."""
-        return sum(1 for _, _, cards in self.melds if cards is None)
-
     def melds_of(self, seat: int) -> list[tuple[int, tuple[int, ...]]]:
         return [(i, cards) for s, i, cards in self.melds if s == seat and cards]
 
@@ -80,14 +77,11 @@ class Table:
                 if e.seat == seat and e.kind == "draw" and e.top is not None]
 
     def held_known(self, seat: int) -> list[int]:
-        """Cards another seat took from the discard pile and still holds (Tonk)."""
+        """Cards another seat took from the discard pile and still holds (Tonk). The view
+        names such a card only while it is not hidden again; this is what is left."""
         if seat not in self._held:
             self._held[seat] = self._held_known(seat)
         return self._held[seat]
-
-    @cached_property
-    def _held(self) -> dict:
-        return {}
 
     def _held_known(self, seat: int) -> list[int]:
         held: list[int] = []
@@ -109,9 +103,6 @@ class Table:
             if all(_same(a.get(k), v) for k, v in match.items()):
                 return a
         return None
-
-    def legal_dos(self) -> set[str]:
-        return {a["do"] for a in self.legal}
 
 
 def _same(got, want) -> bool:
@@ -152,7 +143,7 @@ def read(view: dict) -> Table:
 # A card that is hidden again (Tonk: a discard taken into a hand) reads "a card".
 
 _CARD = r"(?:10|[2-9AJQK])[CDHS]|a card"
-_CARDS = rf"((?:(?:10|[2-9AJQK])[CDHS] ?)+)"
+_CARDS = r"((?:(?:10|[2-9AJQK])[CDHS] ?)+)"
 _PATTERNS = [
     ("draw", re.compile(rf"drew ({_CARD})$")),
     ("take", re.compile(rf"took ({_CARD}) from the discard pile(?: and melded {_CARDS})?$")),
@@ -259,7 +250,11 @@ def partials(cards, unseen: set[int]) -> list[tuple[int, int, int]]:
     out = []
     cs = sorted(cards)
     for i, a in enumerate(cs):
+        ra = a % 13
         for b in cs[i + 1:]:
+            # Same rank, or same suit at most two apart (cards sort by suit, then rank).
+            if b % 13 != ra and (b // 13 != a // 13 or b - a > 2):
+                continue
             outs = sum(1 for c in completions(a, b) if c in unseen)
             if outs:
                 out.append((a, b, outs))
@@ -282,9 +277,15 @@ def completions(a: int, b: int) -> tuple[int, ...]:
     return ()
 
 
+def melds_with(held: set[int], card: int) -> bool:
+    """Whether `card` and two cards of `held` make a meld."""
+    r = card % 13
+    if sum(1 for s in range(4) if s * 13 + r in held and s * 13 + r != card) >= 2:
+        return True
+    near = [card + d in held and 0 <= r + d < 13 for d in (-2, -1, 1, 2)]
+    return (near[0] and near[1]) or (near[1] and near[2]) or (near[2] and near[3])
+
+
 def fits(meld: tuple[int, ...], card: int) -> bool:
     return card not in meld and is_meld(tuple(meld) + (card,))
 
-
-def hand_deadwood(hand) -> int:
-    return deadwood(hand)

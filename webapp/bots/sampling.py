@@ -11,7 +11,6 @@ import random
 from dataclasses import dataclass
 
 from ..engine.cards import rank
-
 from .common import Table
 
 

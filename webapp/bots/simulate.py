@@ -64,12 +64,19 @@ def run(game_name: str, players: int, hands: int, seed: int, levels: list[str],
         if lv not in LEVELS:
             raise SimulationError(f"unknown bot level {lv!r} (one of: {', '.join(LEVELS)})")
     opts = resolve(game_name, options)
+    counts = game.player_counts(game_name, opts)
+    if players not in counts:
+        allowed = (f"exactly {counts.start}" if len(counts) == 1
+                   else f"{counts.start} to {counts.stop - 1}")
+        raise SimulationError(f"{game_name} is played by {allowed} players, not {players}")
+    if hands < 1:
+        raise SimulationError("--hands must be at least 1")
     n = players
     matches = [{"dealer": 0, "pot": 0, "streak": None} for _ in range(n)]
     rngs = [[random.Random(f"{seed}:bot:{r}:{i}") for i in range(n)] for r in range(n)]
     per_deal = [[] for _ in range(n)]     # bot -> each deal's mean net
     nets = [0] * n
-    wins = [dict() for _ in range(n)]
+    wins: list[dict[str, int]] = [{} for _ in range(n)]
     won = [0] * n
     burned = [0] * n
     ends: dict[str, int] = {}

@@ -8,14 +8,12 @@ by discard open.
 """
 from __future__ import annotations
 
-import math
 import random
 
 from ..engine.cards import parse, rank, suit, value
-from ..engine.melds import all_melded, best_split, deadwood, melds_in
-
+from ..engine.melds import all_melded, best_split, deadwood
 from . import sampling
-from .common import Table, completions, deadwood_cards, partials
+from .common import Table, deadwood_cards, fits, melds_with, partials
 
 
 def choose(t: Table, level: str, rng: random.Random) -> dict:
@@ -268,14 +266,10 @@ def pick_meld(t: Table, level: str) -> dict | None:
                 return a
 
     def open_fits(m):
-        return sum(1 for c in unseen if c not in m and _fits(m, c))
+        return sum(1 for c in unseen if fits(m, c))
     m = min(split, key=lambda m: (open_fits(m), -len(m), m))
     return next((a for a in melds if not a.get("face_down") and
                  {parse(x) for x in a["cards"]} == set(m)), None)
-
-
-def _fits(meld, card) -> bool:
-    return any(set(x) == set(meld) | {card} for x in melds_in(list(meld) + [card]))
 
 
 def pick_discard(t: Table, level: str, rng: random.Random) -> dict:
@@ -284,12 +278,10 @@ def pick_discard(t: Table, level: str, rng: random.Random) -> dict:
         return t.legal[0]
     hand = t.hand
     if level == "easy":
-        dead = [c for c in deadwood_cards(hand)] or sorted(hand, key=value, reverse=True)
-        if rng.random() < 0.25:
-            pick = rng.choice(dead)
-        else:
-            pick = dead[0]
-        return dict(discards)[pick] if pick in dict(discards) else discards[0][1]
+        # Its highest left-over card, but one time in four any left-over card.
+        dead = deadwood_cards(hand) or sorted(hand, key=value, reverse=True)
+        pick = rng.choice(dead) if rng.random() < 0.25 else dead[0]
+        return dict(discards).get(pick, discards[0][1])
     unseen = set(t.unseen())
     nxt = t.next_seat(t.me)
     risk = 8.0 if t.opened[nxt] else 14.0
@@ -311,18 +303,10 @@ SAMPLES = 40
 
 def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES):
     """Hands for the other seats, each grown from a few extra cards by throwing away the
-    worst ones, as a player who has been drawing and discarding would have done."""
-    def weigh(s: sampling.Sample) -> float:
-        w = 1.0
-        for seat, hand in s.hands.items():
-            passed = t.passes_by(seat)[-1:]
-            for top in passed:
-                if any(completions(a, b) and top in completions(a, b)
-                       for a in hand for b in hand if a < b):
-                    w *= 0.3
-        return w
-
-    samples = sampling.deal(t, rng, count, weigh=weigh)
+    worst ones, as a player who has been drawing and discarding would have done; a hand
+    that could have melded the last discard its seat left lying counts for less."""
+    samples = sampling.deal(t, rng, count)
+    passed = {seat: t.passes_by(seat)[-1:] for seat in range(t.players) if seat != t.me}
     for s in samples:
         for seat, hand in s.hands.items():
             extra = min(len(t.discards_by(seat)), 3, len(s.stock))
@@ -330,9 +314,11 @@ def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES):
                 grown = hand + s.stock[:extra]
                 s.stock = s.stock[extra:]
                 for _ in range(extra):
-                    grown = minus(grown, deadwood_cards(grown)[0] if deadwood_cards(grown)
-                                  else max(grown, key=value))
-                s.hands[seat] = grown
+                    dead = deadwood_cards(grown)
+                    grown = minus(grown, dead[0] if dead else max(grown, key=value))
+                s.hands[seat] = hand = grown
+            if any(melds_with(set(hand), top) for top in passed[seat]):
+                s.weight *= 0.3
     return samples
 
 
@@ -398,7 +384,7 @@ def hard_call(t: Table, rng: random.Random, mine: int) -> bool:
     return ev / max(total, 1e-9) > CALL_EDGE
 
 
-CALL_EDGE = 1.0
+CALL_EDGE = -1.0  # chips; tuned against playouts (docs/BOTS.md)
 
 
 def hard_challenges(t: Table, rng: random.Random, caller: int, mine: int) -> bool:
@@ -430,7 +416,7 @@ def hard_discard(t: Table, rng: random.Random, cands, unseen: set[int], risk: fl
     best, best_score = None, None
     for c, a in cands:
         took = sampling.weighted_mean(
-            samples, lambda s: 1.0 if _meldable(s.hands[nxt], c) else 0.0)
+            samples, lambda s, c=c: 1.0 if _meldable(s.hands[nxt], c) else 0.0)
         score = discard_value(t, minus(t.hand, c), unseen) + risk * took
         if best_score is None or score < best_score:
             best, best_score = a, score
@@ -439,4 +425,4 @@ def hard_discard(t: Table, rng: random.Random, cands, unseen: set[int], risk: fl
 
 def _meldable(hand, card) -> bool:
     """Whether `card` makes a new meld with cards of `hand` (so it could be taken)."""
-    return any(card in m for m in melds_in(list(hand) + [card]))
+    return melds_with(set(hand), card)

@@ -10,9 +10,8 @@ import random
 
 from ..engine.cards import parse, rank, total, value
 from ..engine.melds import best_split, melds_in
-
 from . import sampling
-from .common import Table, completions, fits, partials
+from .common import Table, completions, fits, melds_with, partials
 
 WIN = 100.0     # a plan that goes out this turn beats any count
 
@@ -67,7 +66,10 @@ def keep_scores(t: Table, rest, unseen: set[int]) -> dict[int, float]:
 
 
 def pick_discard(t: Table, rest, taken, unseen: set[int], level: str,
-                 rng: random.Random | None = None, risk: float | None = None) -> int | None:
+                 rng: random.Random | None = None, risk: float | None = None,
+                 feed=None) -> int | None:
+    """The card to throw: high, not worth keeping, and not what the next seat wants
+    (`feed(card)`: the chance it can spread with it; plain odds unless given)."""
     cands = [c for c in rest if c != taken]
     if not cands:
         return None
@@ -79,8 +81,10 @@ def pick_discard(t: Table, rest, taken, unseen: set[int], level: str,
     if risk is None:
         risk = 4.0 if level == "normal" else 5.0
 
+    feed = feed or (lambda c: feeds(t, c, unseen))
+
     def score(c):
-        return value(c) - keep[c] - (risk * feeds(t, c, unseen) if risk else 0.0)
+        return value(c) - keep[c] - (risk * feed(c) if risk else 0.0)
     return max(cands, key=lambda c: (score(c), value(c), c))
 
 
@@ -145,9 +149,9 @@ def end_game(t: Table, level: str, rng: random.Random, mine: int) -> dict | None
     if not rest or (len(rest) == 1 and rest[0] != t.top):
         return take
     cands = [c for c in rest if c != t.top]
-    if cands and total(rest) - max(value(c) for c in cands) < mine:
-        if level == "easy" or not likely_lowest(t, mine, rng, level):
-            return take
+    lowers = cands and total(rest) - max(value(c) for c in cands) < mine
+    if lowers and (level == "easy" or not likely_lowest(t, mine, rng, level)):
+        return take
     return None
 
 
@@ -211,7 +215,7 @@ def wants_take(t: Table, level: str, rng: random.Random) -> bool:
 
 def play(t: Table, level: str, rng: random.Random) -> dict:
     taken = _taken(t)
-    rest, spreads, hits = plan(t.hand, table_melds(t), taken, hits=level != "easy")
+    _, spreads, hits = plan(t.hand, table_melds(t), taken, hits=level != "easy")
     for m in spreads:
         a = t.action("meld", cards=m)
         if a:
@@ -221,7 +225,16 @@ def play(t: Table, level: str, rng: random.Random) -> dict:
         if a:
             return a
     unseen = set(t.unseen())
-    d = pick_discard(t, t.hand, taken, unseen, level, rng)
+    feed = None
+    if level == "hard":
+        # On guessed hands: the next seat holds what it took, and passed what it could not use.
+        nxt = t.next_seat(t.me)
+        samples = opponent_samples(t, rng, 30)
+
+        def feed(c):
+            return sampling.weighted_mean(
+                samples, lambda s: 1.0 if melds_with(set(s.hands[nxt]), c) else 0.0)
+    d = pick_discard(t, t.hand, taken, unseen, level, rng, feed=feed)
     a = t.action("discard", card=d) if d is not None else None
     return a or next((x for x in t.legal if x["do"] == "discard"), t.legal[0])
 
@@ -252,14 +265,15 @@ SAMPLES = 60
 
 def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES):
     """Other seats' hands: the cards they took and kept, plus unseen cards, grown from a
-    few extra and trimmed of the highest, as players who throw high cards would hold."""
+    few extra and trimmed of the highest, as players who throw high cards would hold.
+    A hand still holding a spread, or one that could have spread with the discard its seat
+    just passed, counts for less."""
     known = {s: t.held_known(s) for s in range(t.players) if s != t.me}
+    passed = {s: t.passes_by(s)[-1:] for s in known}
     samples = sampling.deal(t, rng, count, known=known)
     for s in samples:
         for seat, hand in s.hands.items():
             extra = min(len(t.discards_by(seat)), 3, len(s.stock))
-            if not extra:
-                continue
             grown = hand + s.stock[:extra]
             s.stock = s.stock[extra:]
             for _ in range(extra):
@@ -267,4 +281,8 @@ def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES):
                 pool = [c for c in (rest or grown) if c not in known[seat]] or grown
                 grown = minus(grown, max(pool, key=value))
             s.hands[seat] = grown
+            if len(plan(grown, [], None, hits=False)[0]) < len(grown):
+                s.weight *= 0.3
+            if any(melds_with(set(grown), top) for top in passed[seat]):
+                s.weight *= 0.3
     return samples

@@ -48,12 +48,19 @@ def _setup(state) -> None:
     state.app.extensions["baraha.buckets"] = Buckets(*rate) if rate else None
 
 
+@bp.before_app_request
+def _pace():
+    """Every client's pace, on the pages and their form posts as on the API (static files
+    aside): one phone flooding the server gets 429 (plain words, Retry-After) and the others
+    play on. Registered here so that the pages and the API share one bucket per client."""
+    buckets = current_app.extensions.get("baraha.buckets")
+    if buckets and request.endpoint != "static" and not buckets.take(request.remote_addr or "?"):
+        raise TooMany()
+
+
 @bp.before_request
 def _guard():
-    """Before any API work: the client's rate, the body's size, the page's origin."""
-    buckets = current_app.extensions["baraha.buckets"]
-    if buckets and not buckets.take(request.remote_addr or "?"):
-        raise TooMany()
+    """Before any API work: the body's size, the page's origin (the pace: `_pace`)."""
     if (request.content_length or 0) > current_app.config["MAX_CONTENT_LENGTH"]:
         raise _too_large()
     if request.method == "POST":
@@ -72,7 +79,10 @@ def _body() -> dict:
         raise _too_large()      # a body sent without a length is cut at the limit
     # force: the body is JSON whatever its Content-Type says; the token, not the type,
     # guards the writes.
-    body = request.get_json(force=True, silent=True)
+    try:
+        body = request.get_json(force=True, silent=True)
+    except RecursionError:      # "[[[[...]]]]" a few thousand deep: the parser gives up
+        raise BadRequest("the body is nested too deeply to be an action") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
     return body

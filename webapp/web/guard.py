@@ -51,7 +51,9 @@ def check() -> None:
         _refuse("This form came from another site, so it was refused.")
     sent = request.headers.get(HEADER) or request.form.get(FIELD) or ""
     have = request.cookies.get(COOKIE, "")
-    if not have or not sent or not hmac.compare_digest(sent, have):
+    # As bytes: compare_digest refuses str with non-ASCII characters (TypeError, a 500).
+    if not have or not sent or not hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
+                                                       have.encode("utf-8", "surrogatepass")):
         _refuse("This page is out of date (its security token does not match): reload it.")
 
 

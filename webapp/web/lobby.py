@@ -20,6 +20,7 @@ NAME_COOKIE = "baraha-name"      # remembered to fill in the name next time (not
 
 GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
 PLAYERS = {"tongits": (3,), "tonk": (2, 3, 4, 5, 6)}
+BLURBS = {"tongits": "3 players · melds, Draw, burned", "tonk": "2 to 6 · lowest count, drop"}
 
 # Words for the house rules (names as in shared/rules; help text from engine/options.py).
 LABELS = {
@@ -96,7 +97,7 @@ def _setup(state) -> None:
 def _home(error: str | None = None, form=None, status: int = 200):
     form = form or {}
     body = render_template(
-        "lobby/home.html", games=GAMES, players=PLAYERS, levels=BOT_LEVELS,
+        "lobby/home.html", games=GAMES, blurbs=BLURBS, players=PLAYERS, levels=BOT_LEVELS,
         fields={g: option_fields(g) for g in GAMES}, error=error, form=form,
         name=form.get("name") or request.cookies.get(NAME_COOKIE, ""),
         code=(request.args.get("code") or "").strip().upper()[:8])

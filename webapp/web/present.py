@@ -36,6 +36,7 @@ END_WORDS = {
 WHY_WORDS = {"ante": "ante to the side pot", "side pot": "takes the side pot"}
 
 _CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
+_CARDS = re.compile(r"\b(?:10|[2-9AJQK])[CDHS](?: (?:10|[2-9AJQK])[CDHS])*\b")
 _LAID_OFF = re.compile(r"laid off (\S+) on (.+?) meld\b")
 _SEAT = re.compile(r"\bseat (\d+)('s)?")
 
@@ -88,8 +89,8 @@ def words(view: dict) -> dict:
     return WORDS.get(view.get("game"), WORDS["tongits"])
 
 
-def humanize(view: dict, line: str) -> str:
-    """Engine words for people: seat numbers become names, 7H becomes 7♥, Tonk words."""
+def _people(view: dict, line: str) -> str:
+    """Seat numbers become names; Tonk's own words."""
     def seat(m):
         who = name_of(view, int(m.group(1)))
         return who + ("'s" if m.group(2) else "")
@@ -98,7 +99,49 @@ def humanize(view: dict, line: str) -> str:
     if view.get("game") == "tonk":
         line = _LAID_OFF.sub(lambda m: f"hit {m.group(2)} spread with {m.group(1)}", line)
         line = line.replace("melded ", "spread ").replace(" meld", " spread")
-    return _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], line)
+    return line
+
+
+def humanize(view: dict, line: str) -> str:
+    """Engine words for people: seat numbers become names, 7H becomes 7♥, Tonk words."""
+    return _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], _people(view, line))
+
+
+def spoken(view: dict, line: str) -> str:
+    """A log line for a screen reader: names as on screen, cards by name ("7H" becomes
+    "seven of hearts"), so that nothing is read out as "7 black heart suit"."""
+    return _CARDS.sub(lambda m: cards_spoken(m.group(0).split()), _people(view, line))
+
+
+def cards_spoken(texts) -> str:
+    """"ten of clubs, jack of clubs and queen of clubs"."""
+    names = [card(t)["name"] for t in texts]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def hand_in_order(hand, sort: str) -> list[str]:
+    """The seat's cards in the order chosen (by suit, or by rank): the DOM order, so that
+    the screen, the keyboard and a screen reader all go through them the same way."""
+    key = "by_rank" if sort == "rank" else "by_suit"
+    return sorted(hand or [], key=lambda t: card(t)[key])
+
+
+def turn_words(view: dict) -> str:
+    """Whose turn it is, in one sentence (for the live region)."""
+    if view.get("result"):
+        r = view["result"]
+        who = [("you" if s == view.get("seat") else name_of(view, s)) for s in r.get("winners") or []]
+        if not who:
+            return "The hand is over: nobody won."
+        verb = " win." if who == ["you"] or len(who) > 1 else " wins."
+        return "The hand is over: " + " and ".join(who) + verb
+    turn = view.get("turn")
+    if turn is None:
+        return ""
+    mine = turn == view.get("seat")
+    if view.get("phase") == "answer":
+        return "Your answer to the Draw." if mine else f"{name_of(view, turn)} is answering the Draw."
+    return "Your turn." if mine else f"{name_of(view, turn)}'s turn."
 
 
 def deadwood(view: dict) -> int | None:
@@ -149,6 +192,7 @@ def install(app) -> None:
     app.jinja_env.globals.update(
         _baraha_present=True, card=card, name_of=name_of, words=words, humanize=humanize,
         deadwood=deadwood, plan=plan, action_json=action_json, END_WORDS=END_WORDS,
-        WHY_WORDS=WHY_WORDS, last_log=last_log, meld_by_key=meld_by_key)
+        WHY_WORDS=WHY_WORDS, last_log=last_log, meld_by_key=meld_by_key, spoken=spoken,
+        turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label)

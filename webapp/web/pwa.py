@@ -26,11 +26,11 @@ THEME = "#1f5d3a"           # the felt green of the bar (base.html's theme-color
 BACKGROUND = "#eef1ec"      # the page background (app.css --bg): the splash screen
 IMMUTABLE = "public, max-age=31536000, immutable"
 
-# The app shell: cached by the service worker on install. Game state never is.
+# The app shell: cached by the service worker on install. Game state never is. The large
+# icons are not: the system keeps its own copy of them when the app is installed.
 SHELL_STATIC = ("css/app.css", "css/pwa.css", "js/app.js", "js/pwa.js", "js/offline.js",
                 "js/vendor/htmx.min.js", "js/vendor/socket.io.min.js", "icons/icon.svg",
-                "icons/icon-192.png", "icons/icon-512.png", "icons/icon-maskable-512.png",
-                "icons/apple-touch-icon.png")
+                "icons/icon-192.png")
 SHELL_TEMPLATES = ("pwa/sw.js", "pwa/offline.html")
 
 _hashes: dict[str, tuple[int, int, str]] = {}     # full path -> (mtime_ns, size, hash)
@@ -107,7 +107,7 @@ def init_compress(app) -> None:
         return
     try:
         from flask_compress import Compress
-    except ImportError:         # declared in pyproject; an old environment still serves, uncompressed
+    except ImportError:     # a dependency; an environment installed before it still serves
         app.logger.warning("flask-compress is not installed: responses are sent uncompressed")
         return
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])

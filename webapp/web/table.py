@@ -75,7 +75,6 @@ def _context(view: dict) -> dict:
         "view": view,
         "waiting": view.get("phase") == "waiting",
         "sort": "rank" if request.cookies.get(SORT_COOKIE) == "rank" else "suit",
-        "next_pending": False,
         "waiting_for": [p["seat"] for p in ready] if view.get("result") and me.get("ready") else [],
     }
 
@@ -107,7 +106,7 @@ def _join_page(table, error: str | None = None, status: int = 200, name: str = "
     free = [s["seat"] for s in seats if s["free"]]
     return render_template("table/join.html", code=table.code, seats=seats, free=free,
                            error=error, name=name or request.cookies.get("baraha-name", ""),
-                           game_name=GAMES.get(table.game, table.game)), status
+                           game=table.game, game_name=GAMES.get(table.game, table.game)), status
 
 
 @bp.get("/<code>")
