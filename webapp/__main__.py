@@ -37,7 +37,8 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def simulate(args: argparse.Namespace) -> int:
-    from .bots.simulate import main as run_simulation   # lazily: the server never needs it
+    # Imported here, not at the top: the server never needs the simulator.
+    from .bots.simulate import main as run_simulation
 
     return run_simulation(args)
 

@@ -2,7 +2,6 @@
 and the phones, still open, reconnect by themselves and play it to the end."""
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import subprocess

@@ -35,7 +35,7 @@ def table_melds(t: Table) -> list[tuple[int, int, tuple[int, ...]]]:
 
 # ---- planning a turn ---------------------------------------------------------------------
 
-def plan(hand, melds, taken=None, hits=True) -> tuple[list[int], list[tuple], list[tuple]]:
+def plan(hand, melds, hits=True) -> tuple[list[int], list[tuple], list[tuple]]:
     """Spread the best split, then hit whatever fits: (cards left, spreads, hits)."""
     _, spreads = best_split(hand)
     rest = minus(hand, *[c for m in spreads for c in m])
@@ -110,7 +110,7 @@ def feeds(t: Table, card: int, unseen: set[int]) -> float:
 
 def turn_value(t: Table, hand, taken, unseen: set[int], level: str) -> float:
     """How good a hand is once this turn is played out (lower is better)."""
-    rest, _, _ = plan(hand, table_melds(t), taken, hits=level != "easy")
+    rest, _, _ = plan(hand, table_melds(t), hits=level != "easy")
     if not rest:
         return -WIN * 2
     if len(rest) == 1 and rest[0] != taken:
@@ -145,7 +145,7 @@ def end_game(t: Table, level: str, rng: random.Random, mine: int) -> dict | None
     if take is None or t.top is None:
         return None
     h = t.hand + [t.top]
-    rest, _, _ = plan(h, table_melds(t), t.top)
+    rest, _, _ = plan(h, table_melds(t))
     if not rest or (len(rest) == 1 and rest[0] != t.top):
         return take
     cands = [c for c in rest if c != t.top]
@@ -215,7 +215,7 @@ def wants_take(t: Table, level: str, rng: random.Random) -> bool:
 
 def play(t: Table, level: str, rng: random.Random) -> dict:
     taken = _taken(t)
-    _, spreads, hits = plan(t.hand, table_melds(t), taken, hits=level != "easy")
+    _, spreads, hits = plan(t.hand, table_melds(t), hits=level != "easy")
     for m in spreads:
         a = t.action("meld", cards=m)
         if a:
@@ -277,11 +277,11 @@ def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES):
             grown = hand + s.stock[:extra]
             s.stock = s.stock[extra:]
             for _ in range(extra):
-                rest, _, _ = plan(grown, [], None, hits=False)
+                rest, _, _ = plan(grown, [], hits=False)
                 pool = [c for c in (rest or grown) if c not in known[seat]] or grown
                 grown = minus(grown, max(pool, key=value))
             s.hands[seat] = grown
-            if len(plan(grown, [], None, hits=False)[0]) < len(grown):
+            if len(plan(grown, [], hits=False)[0]) < len(grown):
                 s.weight *= 0.3
             if any(melds_with(set(grown), top) for top in passed[seat]):
                 s.weight *= 0.3
