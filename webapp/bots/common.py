@@ -289,3 +289,10 @@ def melds_with(held: set[int], card: int) -> bool:
 def fits(meld: tuple[int, ...], card: int) -> bool:
     return card not in meld and is_meld(tuple(meld) + (card,))
 
+
+def minus(hand, *cards) -> list[int]:
+    """`hand` without `cards` (one copy each), as a new list."""
+    out = list(hand)
+    for c in cards:
+        out.remove(c)
+    return out

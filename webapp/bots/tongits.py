@@ -13,7 +13,7 @@ import random
 from ..engine.cards import parse, rank, suit, value
 from ..engine.melds import all_melded, best_split, deadwood
 from . import sampling
-from .common import Table, deadwood_cards, fits, melds_with, partials
+from .common import Table, deadwood_cards, fits, melds_with, minus, partials
 
 
 def choose(t: Table, level: str, rng: random.Random) -> dict:
@@ -25,13 +25,6 @@ def choose(t: Table, level: str, rng: random.Random) -> dict:
     if t.phase == "draw":
         return start_turn(t, level, rng)
     return play(t, level, rng)
-
-
-def minus(hand, *cards) -> list[int]:
-    out = list(hand)
-    for c in cards:
-        out.remove(c)
-    return out
 
 
 def after_discard(hand) -> int:

@@ -11,7 +11,7 @@ import random
 from ..engine.cards import parse, rank, total, value
 from ..engine.melds import best_split, melds_in
 from . import sampling
-from .common import Table, completions, fits, melds_with, partials
+from .common import Table, completions, fits, melds_with, minus, partials
 
 WIN = 100.0     # a plan that goes out this turn beats any count
 
@@ -20,13 +20,6 @@ def choose(t: Table, level: str, rng: random.Random) -> dict:
     if t.phase == "draw":
         return start_turn(t, level, rng)
     return play(t, level, rng)
-
-
-def minus(hand, *cards) -> list[int]:
-    out = list(hand)
-    for c in cards:
-        out.remove(c)
-    return out
 
 
 def table_melds(t: Table) -> list[tuple[int, int, tuple[int, ...]]]:
