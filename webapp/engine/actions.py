@@ -117,3 +117,8 @@ def _onto(obj: dict) -> tuple[int, int]:
         if not _is_int(onto.get(key)) or onto[key] < 0:
             raise BadAction(f"'onto.{key}' must be a whole number from 0", f"onto.{key}")
     return onto["seat"], onto["meld"]
+
+
+# Every discard by every seat, made once: listing legal actions hands these out again
+# and again, and an Action is immutable, so one value serves every hand.
+DISCARDS = tuple(tuple(Action("discard", s, card=c) for c in range(52)) for s in range(6))

@@ -19,15 +19,18 @@ from dataclasses import dataclass, field
 POT = -1  # a Line's payer or payee that is the side pot
 
 
-@dataclass
+@dataclass(frozen=True)
 class Meld:
+    """An exposed meld. Clones of a Hand share Meld objects, so a Meld is never changed:
+    a lay-off replaces it with `plus(card, seat)`."""
     seat: int                       # whose meld it is
     cards: list[int]                # kept sorted
     face_down: bool = False         # a secret set of four (Tong-its)
     by: dict[int, int] = field(default_factory=dict)  # card -> seat that put it there
 
-    def copy(self) -> "Meld":
-        return Meld(self.seat, self.cards[:], self.face_down, dict(self.by))
+    def plus(self, card: int, seat: int) -> "Meld":
+        """This meld with `card` laid off on it by `seat`."""
+        return Meld(self.seat, sorted(self.cards + [card]), self.face_down, {**self.by, card: seat})
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ class Hand:
         new.hands = [h[:] for h in self.hands]
         new.stock = self.stock[:]
         new.discard = self.discard[:]
-        new.melds = [[m.copy() for m in ms] for ms in self.melds]
+        new.melds = [ms[:] for ms in self.melds]
         new.opened = self.opened[:]
         new.log = self.log[:]
         new.lines = self.lines[:]

@@ -56,7 +56,22 @@ def is_meld(cards) -> bool:
 
 def can_extend(meld, card: int) -> bool:
     """Whether `card` can be laid off (Tonk: hit) on `meld`, keeping it valid."""
-    return card not in meld and is_meld(tuple(meld) + (card,))
+    return card in extensions(meld)
+
+
+def extensions(meld) -> tuple[int, ...]:
+    """The cards that can be laid off (Tonk: hit) on the valid meld `meld`: the missing
+    suit of a set of three, or the card just below or above a run (ace low, no wrap)."""
+    return _extensions(tuple(sorted(meld)))
+
+
+@lru_cache(maxsize=4096)
+def _extensions(meld: tuple[int, ...]) -> tuple[int, ...]:
+    low, high = meld[0], meld[-1]
+    if rank(low) == rank(high):             # a set: only a set of three has room
+        return () if len(meld) == 4 else tuple(
+            s * 13 + rank(low) for s in range(4) if s * 13 + rank(low) not in meld)
+    return tuple(c for c, ok in ((low - 1, rank(low) > 0), (high + 1, rank(high) < 12)) if ok)
 
 
 def melds_in(hand) -> list[tuple[int, ...]]:
@@ -71,11 +86,30 @@ def _melds_in(mask: int) -> tuple[tuple[int, ...], ...]:
         row = mask >> (13 * s) & 0x1FFF
         if row & row >> 1 & row >> 2:       # three ranks in a row somewhere
             found += _runs(s, row)
-    for r in range(13):
+    triples = _ranks_thrice(mask)
+    while triples:
+        r = (triples & -triples).bit_length() - 1
+        triples &= triples - 1
         suits = (mask >> r & 1) | (mask >> (r + 12) & 2) | (mask >> (r + 24) & 4) | (mask >> (r + 36) & 8)
-        if suits in (7, 11, 13, 14, 15):    # three or four of the rank
-            found += _sets(r, suits)
+        found += _sets(r, suits)
     return tuple(found)
+
+
+def _ranks_thrice(mask: int) -> int:
+    """13-bit mask of the ranks held in three or four suits."""
+    a, b, c, d = mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39 & 0x1FFF
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+def _coverage(mask: int) -> int:
+    """The cards of `mask` that are in at least one meld made of cards of `mask`."""
+    cover = 0
+    for s in range(0, 52, 13):
+        row = mask >> s & 0x1FFF
+        starts = row & row >> 1 & row >> 2
+        cover |= (starts | starts << 1 | starts << 2) << s
+    t = _ranks_thrice(mask)
+    return (cover | t | t << 13 | t << 26 | t << 39) & mask
 
 
 @lru_cache(maxsize=None)
@@ -112,7 +146,9 @@ def best_split(hand) -> tuple[int, list[tuple[int, ...]]]:
 
 def all_melded(hand) -> bool:
     """Whether every card of `hand` splits into valid melds (an empty hand does too)."""
-    return _best(_mask(hand))[0] == 0
+    mask = _mask(hand)
+    # Most hands have a card that fits no meld at all: a few bit operations tell.
+    return _coverage(mask) == mask and _best(mask)[0] == 0
 
 
 @lru_cache(maxsize=65536)

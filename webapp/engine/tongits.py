@@ -12,15 +12,10 @@ Phases: "draw" (call Draw, draw, take, tongit), "play" (meld, layoff, discard, t
 from __future__ import annotations
 
 from . import cards as C
-from .actions import Action
+from .actions import DISCARDS, Action
 from .errors import IllegalAction
 from .hand import POT, Hand, Meld
-from .melds import all_melded, deadwood as split_deadwood, is_meld, is_set, melds_in
-
-# _PARTNERS[c]: masks of the card pairs that make a three-card meld with c. Every meld
-# holding c contains one of these, so a card with none of them in hand is deadwood.
-_PARTNERS = [tuple(sum(1 << x for x in m if x != c) for m in melds_in(range(52))
-                   if len(m) == 3 and c in m) for c in range(52)]
+from .melds import all_melded, deadwood as split_deadwood, extensions, is_meld, is_set, melds_in
 
 PHASE_DOS = {"draw": ("call_draw", "draw", "take", "tongit"),
              "play": ("meld", "layoff", "discard", "tongit"),
@@ -86,9 +81,10 @@ def legal_actions(hand: Hand) -> list[Action]:
         for owner, ms in enumerate(hand.melds):
             for i, m in enumerate(ms):
                 acts += [Action("layoff", seat, card=c, onto=(owner, i))
-                         for c in _fits(m) if c in in_hand]
-        acts += [Action("discard", seat, card=c) for c in sorted(held)]
-    if _all_melded(held):
+                         for c in extensions(m.cards) if c in in_hand]
+        discards = DISCARDS[seat]
+        acts += [discards[c] for c in sorted(held)]
+    if all_melded(held):
         acts.append(Action("tongit", seat))
     return acts
 
@@ -97,30 +93,6 @@ def _takes(held: list[int], top: int) -> list[tuple[int, ...]]:
     """Every `with` (sorted) that makes a new meld with the discard `top`."""
     near = [c for c in held if C.rank(c) == C.rank(top) or C.suit(c) == C.suit(top)]
     return [tuple(c for c in m if c != top) for m in melds_in(near + [top]) if top in m]
-
-
-def _fits(meld: Meld) -> tuple[int, ...]:
-    """Cards that can be laid off on `meld`: the missing suit of a set of three, or the
-    card just below or above a run (aces are low, runs never wrap)."""
-    cards = meld.cards
-    if C.rank(cards[0]) == C.rank(cards[1]):
-        if len(cards) == 4:
-            return ()
-        return tuple(s * 13 + C.rank(cards[0]) for s in range(4)
-                     if s * 13 + C.rank(cards[0]) not in cards)
-    low, high = cards[0], cards[-1]
-    return tuple(c for c, ok in ((low - 1, C.rank(low) > 0), (high + 1, C.rank(high) < 12)) if ok)
-
-
-def _all_melded(held: list[int]) -> bool:
-    """melds.all_melded, after a cheap look for a card that fits no meld (most hands)."""
-    mask = 0
-    for c in held:
-        mask |= 1 << c
-    for c in held:
-        if not any(p & mask == p for p in _PARTNERS[c]):
-            return False
-    return all_melded(held)
 
 
 def _draw_blocker(hand: Hand, seat: int) -> str | None:
@@ -225,11 +197,10 @@ def _layoff(hand: Hand, seat: int, action: Action) -> None:
     if not 0 <= index < len(hand.melds[owner]):
         raise IllegalAction(f"seat {owner} has no meld {index}")
     meld = hand.melds[owner][index]
-    if card not in _fits(meld):
+    if card not in extensions(meld.cards):
         raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}")
     hand.hands[seat].remove(card)
-    meld.cards = sorted(meld.cards + [card])
-    meld.by[card] = seat
+    hand.melds[owner][index] = meld.plus(card, seat)
     hand.extra["sapaw"] += ((hand.extra["turn_no"], seat, owner),)
     whose = "their own meld" if owner == seat else f"seat {owner}'s meld"
     hand.say(seat, f"laid off {C.text(card)} on {whose}")
@@ -244,7 +215,7 @@ def _discard(hand: Hand, seat: int, action: Action) -> None:
     hand.hands[seat].remove(card)
     hand.discard.append(card)
     hand.say(seat, f"discarded {C.text(card)}")
-    if _all_melded(hand.hands[seat]):
+    if all_melded(hand.hands[seat]):
         _win(hand, seat, "tongit")
     elif not hand.stock:
         _stock_out(hand, taker=seat)
@@ -254,7 +225,7 @@ def _discard(hand: Hand, seat: int, action: Action) -> None:
 
 
 def _tongit(hand: Hand, seat: int, action: Action) -> None:
-    if not _all_melded(hand.hands[seat]):
+    if not all_melded(hand.hands[seat]):
         raise IllegalAction("you cannot call Tongit: not every card in your hand is in a meld")
     _win(hand, seat, "tongit")
 

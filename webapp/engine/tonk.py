@@ -9,10 +9,10 @@ Phases: "draw" (drop, draw, take), "play" (meld = spread, layoff = hit, discard)
 from __future__ import annotations
 
 from . import cards as C
-from .actions import Action
+from .actions import DISCARDS, Action
 from .errors import IllegalAction
 from .hand import Hand, Meld
-from .melds import is_meld, melds_in
+from .melds import extensions, is_meld, melds_in
 
 # Actions of Tong-its, named the way the refusal reads.
 NOT_TONK = {"tongit": "Tongit", "call_draw": "calling Draw", "fold": "folding",
@@ -82,29 +82,19 @@ def legal_actions(hand: Hand) -> list[Action]:
     held, taken = hand.hands[seat], hand.extra["taken"]
     table = _table_hits(hand)
     acts = [Action("meld", seat, cards=m) for m in melds_in(held)
-            if not _strands_taken(held, m, taken, table, lambda: _hits(m))]
+            if not _strands_taken(held, m, taken, table, lambda: extensions(m))]
     for s, i, fits in table:
         for c in held:
             if c in fits and not _strands_taken(
-                    held, (c,), taken, table, lambda: _hits(hand.melds[s][i].cards + [c])):
+                    held, (c,), taken, table, lambda: extensions(hand.melds[s][i].cards + [c])):
                 acts.append(Action("layoff", seat, card=c, onto=(s, i)))
-    acts += [Action("discard", seat, card=c) for c in held if c != taken]
+    discards = DISCARDS[seat]
+    acts += [discards[c] for c in held if c != taken]
     return acts
 
 
-def _hits(cards) -> tuple[int, ...]:
-    """Cards that could be added to the valid meld `cards`."""
-    ranks = {C.rank(c) for c in cards}
-    if len(ranks) == 1:  # a book: only a three-card book has room, for the missing suit
-        r = ranks.pop()
-        return tuple(s * 13 + r for s in range(4) if s * 13 + r not in cards) \
-            if len(cards) == 3 else ()
-    low, high = min(cards), max(cards)
-    return tuple(c for c, ok in ((low - 1, C.rank(low) > 0), (high + 1, C.rank(high) < 12)) if ok)
-
-
 def _table_hits(hand: Hand) -> list[tuple[int, int, tuple[int, ...]]]:
-    return [(s, i, _hits(m.cards)) for s, ms in enumerate(hand.melds) for i, m in enumerate(ms)]
+    return [(s, i, extensions(m.cards)) for s, ms in enumerate(hand.melds) for i, m in enumerate(ms)]
 
 
 def _strands_taken(held, played, taken, table, fits_after) -> bool:
@@ -196,7 +186,7 @@ def _meld(hand: Hand, action: Action) -> None:
     _check_in_hand(held, cards)
     if not is_meld(cards):
         raise IllegalAction(f"{' '.join(C.texts(cards))} is not a book or a run")
-    _check_not_stranded(hand, held, cards, lambda: _hits(cards))
+    _check_not_stranded(hand, held, cards, lambda: extensions(cards))
     for c in cards:
         held.remove(c)
     hand.melds[seat].append(Meld(seat, cards, by={c: seat for c in cards}))
@@ -217,12 +207,11 @@ def _layoff(hand: Hand, action: Action) -> None:
         raise IllegalAction(f"seat {owner} has no meld {index}")
     _check_in_hand(held, [card])
     meld = hand.melds[owner][index]
-    if card not in _hits(meld.cards):
+    if card not in extensions(meld.cards):
         raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}")
-    _check_not_stranded(hand, held, [card], lambda: _hits(meld.cards + [card]))
+    _check_not_stranded(hand, held, [card], lambda: extensions(meld.cards + [card]))
     held.remove(card)
-    meld.cards = sorted(meld.cards + [card])
-    meld.by[card] = seat
+    hand.melds[owner][index] = meld.plus(card, seat)
     if owner != seat and hand.options["hit_lock"]:
         locks = hand.extra["locks"]
         hand.extra["locks"] = locks[:owner] + (hand.options["hit_lock"],) + locks[owner + 1:]
