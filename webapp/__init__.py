@@ -7,7 +7,9 @@ Config keys: DATABASE (SQLite path; default in the user's data directory), TESTI
 BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests only: a
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
 RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
-MAX_TABLES, SECRET_KEY (default: generated once and kept beside the database).
+MAX_TABLES, SECRET_KEY (default: generated once and kept beside the database),
+DURABLE_COMMITS (True: each move is fsynced before its answer, so it survives a power cut
+too; False, the default: it survives the server being killed, and answers are faster).
 """
 from __future__ import annotations
 
@@ -50,8 +52,24 @@ def _secret_key(database: str) -> str:
     return key
 
 
+def _fewer_malloc_arenas() -> None:
+    """glibc gives threads their own malloc arenas (up to 8 per core), and every open
+    websocket is a thread here: capped at 2, a table of phones costs a third of the memory
+    (docs/OPERATIONS.md: about 0.5 MB instead of 1.1 MB per table at 50 tables), for no
+    speed we could measure. MALLOC_ARENA_MAX in the environment still wins."""
+    if not sys.platform.startswith("linux") or os.environ.get("MALLOC_ARENA_MAX"):
+        return
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").mallopt(-8, 2)     # M_ARENA_MAX; not glibc: no libc.so.6
+    except (OSError, AttributeError):
+        pass
+
+
 def create_app(config: dict | None = None):
     from flask import Flask
+
+    _fewer_malloc_arenas()      # before the server starts its threads
 
     from .errors import WebError
     from .realtime import init_realtime
@@ -66,6 +84,7 @@ def create_app(config: dict | None = None):
         MAX_CONTENT_LENGTH=16 * 1024,
         RATE_LIMIT=(30.0, 200),     # per client: far above play (a phone makes a few a second)
         MAX_TABLES=500,
+        DURABLE_COMMITS=False,      # True: fsync every move before answering (store.py)
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )
@@ -75,7 +94,8 @@ def create_app(config: dict | None = None):
         app.config["SECRET_KEY"] = _secret_key(app.config["DATABASE"])
 
     from .realtime import notify
-    tables = Tables(Store(app.config["DATABASE"]), notify=notify,
+    tables = Tables(Store(app.config["DATABASE"], durable=bool(app.config["DURABLE_COMMITS"])),
+                    notify=notify,
                     bot_delay=float(app.config["BOT_DELAY"]),
                     deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"])
     app.extensions["baraha.tables"] = tables

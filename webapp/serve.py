@@ -1,7 +1,8 @@
 """`baraha serve`: run the table server on the home network and show how to reach it.
 
 Linux and macOS: gunicorn's gthread worker, embedded (one worker process: the tables live
-in its memory; 100 threads: one per open websocket, well above the phones at a table).
+in its memory; 1000 threads: one per open websocket, far above the phones in one house;
+an idle thread costs little).
 Windows has no gunicorn: Werkzeug's threaded server, which serves websockets too.
 HTTPS: `--cert FILE --key FILE` (the user's own), or `--https` (a local authority made once
 in the data folder and a certificate for this computer's addresses: webapp/tls.py).
@@ -111,7 +112,7 @@ def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
         def load_config(self):
             for key, value in {
                 "bind": [f"fd://{sock.fileno()}"],    # the socket bound above: no race
-                "workers": 1, "worker_class": "gthread", "threads": 100,
+                "workers": 1, "worker_class": "gthread", "threads": 1000,
                 "timeout": 60, "graceful_timeout": 3, "keepalive": 5,
                 "accesslog": None, "errorlog": "-", "loglevel": "warning",
             }.items():

@@ -89,28 +89,40 @@ def words(view: dict) -> dict:
     return WORDS.get(view.get("game"), WORDS["tongits"])
 
 
-def _people(view: dict, line: str) -> str:
-    """Seat numbers become names; Tonk's own words."""
+def _engine_words(view: dict, line: str, cards) -> str:
+    """Dress the engine's words of a log line, never a player's name inside it: names
+    stand aside as private-use placeholders meanwhile, so a player called "AS" stays "AS"."""
+    names = sorted({p["name"] for p in view.get("players", []) if p.get("name")},
+                   key=len, reverse=True)
+    if names:
+        line = re.sub("|".join(map(re.escape, names)),
+                      lambda m: f"\ue000{names.index(m.group())}\ue001", line)
+    line = cards(_people(view, line))
+    return re.sub("\ue000(\\d+)\ue001", lambda m: names[int(m.group(1))], line)
+
+
+def _people(view: dict, words: str) -> str:
+    """Seat numbers left in the engine's words become names; Tonk's own words."""
     def seat(m):
         who = name_of(view, int(m.group(1)))
         return who + ("'s" if m.group(2) else "")
 
-    line = _SEAT.sub(seat, line)
+    words = _SEAT.sub(seat, words)
     if view.get("game") == "tonk":
-        line = _LAID_OFF.sub(lambda m: f"hit {m.group(2)} spread with {m.group(1)}", line)
-        line = line.replace("melded ", "spread ").replace(" meld", " spread")
-    return line
+        words = _LAID_OFF.sub(lambda m: f"hit {m.group(2)} spread with {m.group(1)}", words)
+        words = words.replace("melded ", "spread ").replace(" meld", " spread")
+    return words
 
 
 def humanize(view: dict, line: str) -> str:
     """Engine words for people: seat numbers become names, 7H becomes 7♥, Tonk words."""
-    return _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], _people(view, line))
+    return _engine_words(view, line, lambda w: _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], w))
 
 
 def spoken(view: dict, line: str) -> str:
     """A log line for a screen reader: names as on screen, cards by name ("7H" becomes
     "seven of hearts"), so that nothing is read out as "7 black heart suit"."""
-    return _CARDS.sub(lambda m: cards_spoken(m.group(0).split()), _people(view, line))
+    return _engine_words(view, line, lambda w: _CARDS.sub(lambda m: cards_spoken(m.group(0).split()), w))
 
 
 def cards_spoken(texts) -> str:

@@ -10,6 +10,7 @@ on screen but the toast.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 import segno
 from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
@@ -63,7 +64,9 @@ def join_url(code: str) -> str:
     return f"{base.rstrip('/')}/t/{code}"
 
 
+@lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
+    # Drawing a QR code takes about 10 ms; a table's join link never changes.
     qr = segno.make(url, error="m")
     return qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True)
 
@@ -166,7 +169,7 @@ def act(code: str):
     try:
         version = int(request.form.get("version", ""))
         action = json.loads(request.form.get("action", ""))
-    except ValueError:
+    except (ValueError, RecursionError):    # RecursionError: thousands of nested brackets
         return _fail(table, seat, BadRequest("that button sent something the server cannot read: reload the page"))
     if isinstance(action, dict) and action.get("do") == "next":
         # "Next hand" does not depend on what the screen showed (others pressing it first
