@@ -380,10 +380,7 @@ def test_fuzz_socketio_connections_and_events(world, auth, events):
 def test_every_post_from_a_foreign_origin_is_refused(world):
     code = world.codes[0]
     seat, tok, view = world.turn(code)
-    browser = world.app.test_client()
-    browser.set_cookie(f"baraha_{code}", tok)
-    page = browser.get(f"/t/{code}").get_data(as_text=True)
-    csrf = re.search(r'name="csrf[_-]token" (?:value|content)="([^"]+)"', page).group(1)
+    browser, csrf = world.browser(code, seat)
     action = json.dumps(view["legal"][0])
     forms = {f"/t/{code}/act": {"version": str(view["version"]), "action": action},
              f"/t/{code}/seats/1/bot": {"level": "easy"},
@@ -548,10 +545,7 @@ def test_a_flood_from_one_client_gets_429_on_pages_and_api(tmp_path):
 def test_bodies_over_16_kb_are_413_on_forms_and_api(world):
     code = world.codes[0]
     seat, tok, view = world.turn(code)
-    browser = world.app.test_client()
-    browser.set_cookie(f"baraha_{code}", tok)
-    page = browser.get(f"/t/{code}").get_data(as_text=True)
-    csrf = re.search(r'name="csrf[_-]token" (?:value|content)="([^"]+)"', page).group(1)
+    browser, csrf = world.browser(code, seat)
     pad = "x" * (17 * 1024)
     before = world.snapshot()
     for path in (f"/t/{code}/act", f"/t/{code}/join", "/create", f"/t/{code}/seats/1/bot"):
