@@ -113,6 +113,8 @@ def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
             for key, value in {
                 "bind": [f"fd://{sock.fileno()}"],    # the socket bound above: no race
                 "workers": 1, "worker_class": "gthread", "threads": 1000,
+                # Above the threads, or gthread turns keep-alive off for everyone.
+                "worker_connections": 4000,
                 "timeout": 60, "graceful_timeout": 3, "keepalive": 5,
                 "accesslog": None, "errorlog": "-", "loglevel": "warning",
             }.items():
