@@ -75,11 +75,11 @@ def test_sets_and_runs():
     assert not M.is_set(hand("7C 7D")) and not M.is_set(hand("7C 7D 8S"))
     assert M.is_run(hand("9C 10C JC QC")) and not M.is_run(hand("9C 10C QC"))
     assert not M.is_run(hand("9C 10D JC"))
-    assert M.can_extend(hand("9C 10C JC"), C.parse("8C"))
-    assert M.can_extend(hand("9C 10C JC"), C.parse("QC"))
-    assert not M.can_extend(hand("9C 10C JC"), C.parse("KC"))
-    assert M.can_extend(hand("7C 7D 7S"), C.parse("7H"))
-    assert not M.can_extend(hand("7C 7D 7S 7H"), C.parse("7H"))
+    assert C.parse("8C") in M.extensions(hand("9C 10C JC"))
+    assert C.parse("QC") in M.extensions(hand("9C 10C JC"))
+    assert C.parse("KC") not in M.extensions(hand("9C 10C JC"))
+    assert C.parse("7H") in M.extensions(hand("7C 7D 7S"))
+    assert C.parse("7H") not in M.extensions(hand("7C 7D 7S 7H"))
 
 
 def test_melds_in_lists_every_sub_meld():

@@ -54,11 +54,6 @@ def is_meld(cards) -> bool:
     return is_set(cards) or is_run(cards)
 
 
-def can_extend(meld, card: int) -> bool:
-    """Whether `card` can be laid off (Tonk: hit) on `meld`, keeping it valid."""
-    return card in extensions(meld)
-
-
 def extensions(meld) -> tuple[int, ...]:
     """The cards that can be laid off (Tonk: hit) on the valid meld `meld`: the missing
     suit of a set of three, or the card just below or above a run (ace low, no wrap)."""

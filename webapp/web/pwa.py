@@ -24,7 +24,6 @@ bp = Blueprint("pwa", __name__)
 
 THEME = "#1f5d3a"           # the felt green of the bar (base.html's theme-color)
 BACKGROUND = "#eef1ec"      # the page background (app.css --bg): the splash screen
-IMMUTABLE = "public, max-age=31536000, immutable"
 
 # The app shell: cached by the service worker on install. Game state never is. The large
 # icons are not: the system keeps its own copy of them when the app is installed.
