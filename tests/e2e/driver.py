@@ -18,7 +18,7 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
 def scenario(name: str) -> dict:
-    """A stacked hand from tests/e2e/scenarios (copies of shared/scenarios examples)."""
+    """A stacked hand from tests/e2e/scenarios (copies of tests/public examples)."""
     return json.loads((SCENARIOS / name).read_text())
 
 

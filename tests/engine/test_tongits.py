@@ -15,7 +15,7 @@ from webapp.engine.actions import Action
 from webapp.engine.errors import IllegalAction
 from webapp.engine.hand import POT, Meld
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "shared" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[1] / "public"
 
 
 # ---- helpers --------------------------------------------------------------------------
@@ -78,9 +78,8 @@ def _scenarios():
     out = [pytest.param(json.loads(p.read_text()), id=p.stem)
            for p in sorted((SCENARIOS / "examples").glob("tongits-*.json"))]
     corpus = SCENARIOS / "corpus-tongits.jsonl"
-    if corpus.exists():
-        out += [pytest.param(json.loads(line), id=f"corpus-{i}")
-                for i, line in enumerate(corpus.read_text().splitlines()) if line.strip()]
+    out += [pytest.param(json.loads(line), id=f"corpus-{i}")
+            for i, line in enumerate(corpus.read_text().splitlines()) if line.strip()]
     return out
 
 

@@ -16,16 +16,15 @@ from webapp.engine.hand import Meld
 from webapp.engine.melds import melds_in
 from webapp.engine.options import resolve
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "shared" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[1] / "public"
 
 
 def _scenarios():
     found = [pytest.param(json.loads(p.read_text()), id=p.stem)
              for p in sorted(SCENARIOS.glob("examples/tonk-*.json"))]
     corpus = SCENARIOS / "corpus-tonk.jsonl"
-    if corpus.exists():
-        lines = [ln for ln in corpus.read_text().splitlines() if ln.strip()]
-        found += [pytest.param(json.loads(ln), id=f"corpus-{i}") for i, ln in enumerate(lines)]
+    lines = [ln for ln in corpus.read_text().splitlines() if ln.strip()]
+    found += [pytest.param(json.loads(ln), id=f"corpus-{i}") for i, ln in enumerate(lines)]
     return found
 
 

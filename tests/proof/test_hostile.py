@@ -1,7 +1,7 @@
 """Hostile input: whatever a client sends, the answer is a clear 4xx with plain words (never a
 500), and a refused request changes nothing.
 
-docs/openapi.yaml describes the JSON API (shared/API.md and the host's additions); it is
+docs/openapi.yaml describes the JSON API (docs/API.md and the host's additions); it is
 checked against the app's routes and against real answers, and it drives the fuzzing:
 every documented endpoint and method (and some that are not) gets malformed, oversized,
 wrong-typed and out-of-turn bodies, odd headers and odd paths (hypothesis). Every refusal

@@ -1,4 +1,4 @@
-"""Every endpoint of shared/API.md and every error code it lists."""
+"""Every endpoint of docs/API.md and every error code it lists."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-"""The JSON API of shared/API.md: create a table, take a seat, see your view, act.
+"""The JSON API of docs/API.md: create a table, take a seat, see your view, act.
 
 Paths, fields and status codes are fixed by API.md; additions are marked. The seat comes
 from the token (`Authorization: Bearer TOKEN`, or the `baraha_<CODE>` cookie set on join).
