@@ -28,11 +28,9 @@ import hmac
 import json
 import logging
 import random
-import re
 import secrets
 import threading
 import time
-import unicodedata
 
 from .bots import LEVELS as BOT_LEVELS
 from .bots import choose as _choose
@@ -42,6 +40,7 @@ from .engine.actions import Action
 from .engine.errors import BadAction, BadSetup, EngineError, IllegalAction
 from .engine.options import resolve
 from .engine.views import seat_name, view_for
+from . import names
 from .errors import BadRequest, Closed, Conflict, Forbidden, Illegal, NotFound, Stale, TooMany, \
     Unauthorized
 
@@ -49,12 +48,6 @@ log = logging.getLogger("baraha")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I/L: easy to read aloud
 BOT_NAMES = ("Lola", "Lolo", "Tita", "Tito", "Ate", "Kuya")
-NAME_MAX = 24
-# Bidirectional controls would let a name reorder the text around it on others' screens.
-BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# Unnamed seats read "Seat 2" on screen, and the engine's words say "seat 1" before names
-# are put in: a name like "seat 0" would be shown as another player's name in the log.
-SEATLIKE = re.compile(r"\bseat\s*\d", re.IGNORECASE)
 NEXT = "next"
 NOT_DEALT = "the first hand has not been dealt yet: it starts when every seat is taken"
 
@@ -81,17 +74,7 @@ def _request_key(seat: int, version: int, action: dict) -> str:
 
 
 def clean_name(name) -> str:
-    if not isinstance(name, str):
-        raise BadRequest("name: must be text, like \"Ana\"")
-    name = unicodedata.normalize("NFC", name).strip()
-    if not 1 <= len(name) <= NAME_MAX:
-        raise BadRequest(f"name: must be 1 to {NAME_MAX} characters long")
-    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in BIDI for ch in name):
-        raise BadRequest("name: must not contain control characters or line breaks")
-    if SEATLIKE.search(name):
-        raise BadRequest('name: must not read like a seat ("Seat 2"): it could pass for '
-                         "another player on screen")
-    return name
+    return names.clean(name)     # webapp/names.py: NFKC, nothing invisible, no labels
 
 
 class Seat:
@@ -250,6 +233,7 @@ class Table:
                     raise Conflict(f"table {self.code} is full")
             elif self.seats[seat].taken:
                 raise Conflict(f"seat {seat} is taken")
+            names.check_unique(name, [st.name for st in self.seats if st.taken])
             token = secrets.token_urlsafe(24)
             self._commit("seat", {"seat": seat, "name": name, "token_hash": hash_token(token),
                                   "bot": None})

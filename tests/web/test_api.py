@@ -117,14 +117,31 @@ def test_full_table_is_409(api, client):
 
 
 @pytest.mark.parametrize("body", [{}, {"name": ""}, {"name": "   "}, {"name": "x" * 25},
-                                  {"name": 7}, {"name": "a\nb"}, {"name": "a\x00"},
-                                  {"name": "evil\u202egnp"}, {"name": "Ana", "seat": 3},
+                                  {"name": 7}, {"name": "\u200b\u3164\u2800"},
+                                  {"name": "\ue000\ue001"}, {"name": "\n\x00\u202e"},
+                                  {"name": "Seat 2"}, {"name": "You"}, {"name": "Ana", "seat": 3},
                                   {"name": "Ana", "seat": "1"}, {"name": "Ana", "seat": -1}])
 def test_join_refuses_bad_names_and_seats(api, client, body):
     code = api.create()
     r = client.post(f"/api/tables/{code}/seats", json=body)
     assert r.status_code == 400
     assert r.json["error"].split(":")[0] in ("name", "seat")
+
+
+@pytest.mark.parametrize("typed, shown", [("a\nb", "ab"), ("a\x00", "a"),
+                                          ("evil\u202egnp", "evilgnp"), ("  Ana\u200b ", "Ana"),
+                                          ("\uff21na", "Ana"), ("Ana\ue000", "Ana")])
+def test_join_drops_what_nobody_can_see(api, typed, shown):
+    code = api.create()
+    assert api.view(code, api.join(code, typed))["players"][0]["name"] == shown
+
+
+@pytest.mark.parametrize("second", ["Ana", "ANA", "\u0410na", "A\u200bna", "an\u0430"])
+def test_join_refuses_a_name_that_looks_like_another_seats(api, client, second):
+    code = api.create()
+    api.join(code, "Ana")
+    r = client.post(f"/api/tables/{code}/seats", json={"name": second})
+    assert r.status_code == 400 and "looks the same as \"Ana\"" in r.json["error"]
 
 
 def test_names_may_be_unicode_and_are_not_interpreted(api):
