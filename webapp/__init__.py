@@ -7,7 +7,8 @@ Config keys: DATABASE (SQLite path; default in the user's data directory), TESTI
 BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests only: a
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
 RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
-MAX_TABLES, SECRET_KEY (default: generated once and kept beside the database),
+MAX_TABLES, HOST_NAMES (names this server answers to besides its addresses, localhost and
+NAME.local: `baraha serve --name`), SECRET_KEY (default: generated once and kept beside the database),
 DURABLE_COMMITS (True: each move is fsynced before its answer, so it survives a power cut
 too; False, the default: it survives the server being killed, and answers are faster).
 """
@@ -43,7 +44,9 @@ def _secret_key(database: str) -> str:
         return path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():     # the data folder: this user's only (store.py too)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(path.parent, 0o700)
     key = secrets.token_hex(32)
     # Created readable by this user only; never replaced once written.
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -71,8 +74,10 @@ def create_app(config: dict | None = None):
 
     _fewer_malloc_arenas()      # before the server starts its threads
 
+    from . import hosts
     from .errors import WebError
     from .realtime import init_realtime
+    from .web import headers
     from .store import Store
     from .tables import Tables
 
@@ -104,7 +109,9 @@ def create_app(config: dict | None = None):
         if importlib.util.find_spec(f"{__name__}.web.{name}") is not None:
             app.register_blueprint(importlib.import_module(f"{__name__}.web.{name}").bp)
     _install_errors(app, WebError)
+    headers.install(app)
     init_realtime(app)
+    hosts.install(app)          # outermost: in front of Socket.IO too
     tables.load_all()
     return app
 

@@ -32,8 +32,23 @@ def replay(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     from .serve import serve as run
 
-    return run(args.host, args.port, args.db, cert=args.cert, key=args.key, https=args.https,
-               tls_hosts=args.tls_host)
+    try:
+        port = _port(args.port)
+    except ValueError as e:
+        print(f"baraha serve: --port: {e}", file=sys.stderr)    # one line, no usage
+        return 2
+    return run(args.host, port, args.db, cert=args.cert, key=args.key, https=args.https,
+               tls_hosts=args.tls_host, names=args.name)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a port number (1 to 65535)") from None
+    if not 0 <= port <= 65535:      # 0: any free port (the tests use it)
+        raise ValueError(f"{port} is not a port number (1 to 65535)")
+    return port
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -53,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="run the table server on this network")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on [0.0.0.0: every network]")
-    p.add_argument("--port", type=int, default=8000, help="port [8000]")
+    p.add_argument("--port", default="8000", help="port, 1 to 65535 (0: any free one) [8000]")
     p.add_argument("--db", help="SQLite file for the tables [in your user data folder]")
     p.add_argument("--https", action="store_true",
                    help="serve HTTPS with a certificate made for this computer (phones trust it "
@@ -63,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tls-host", metavar="NAME", action="append", default=[],
                    help="another local name or address for --https's certificate, like "
                         "laptop.lan (repeatable)")
+    p.add_argument("--name", metavar="NAME", action="append", default=[],
+                   help="another name the phones use for this computer, like games.lan "
+                        "(repeatable); requests for names not ours are refused")
     p.set_defaults(run=serve)
 
     p = sub.add_parser("simulate", help="bots play many hands; print each bot's chips as JSON")

@@ -23,9 +23,17 @@ _lock = threading.Lock()
 
 
 def init_realtime(app) -> None:
-    # cors_allowed_origins=None: only the page's own origin may connect (Engine.IO compares
-    # the Origin header with the Host). async_mode is explicit: simple-websocket on threads.
-    socketio.init_app(app, async_mode="threading", cors_allowed_origins=None,
+    # Only the page's own origin may connect, and only by one of our names (webapp/hosts.py:
+    # the same test as every request's Host). async_mode is explicit: simple-websocket on
+    # threads.
+    def origin_ok(origin, environ):
+        if origin is None:      # not a browser: nothing to check (the seat token guards)
+            return True
+        hosts = app.extensions.get("baraha.hosts")
+        own = f"{environ.get('wsgi.url_scheme')}://{environ.get('HTTP_HOST')}"
+        return origin.rstrip("/") == own and (hosts is None or hosts.origin_ok(origin))
+
+    socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_ok,
                       manage_session=False, max_http_buffer_size=16 * 1024)
 
 

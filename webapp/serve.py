@@ -31,6 +31,17 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _ours(host: str, is_local_address) -> bool:
+    """An address of this computer, or a name that resolves only to such addresses."""
+    if is_local_address(host):
+        return True
+    try:
+        found = {i[4][0] for i in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)}
+    except (OSError, UnicodeError):
+        return False
+    return bool(found) and all(is_local_address(ip) for ip in found)
+
+
 def _banner(url: str, host: str, database: str, generated_tls: bool = False) -> None:
     print(f"Baraha is running. On a phone on the same Wi-Fi, open\n\n    {url}\n")
     if host.startswith("127.") or host in ("localhost", "::1"):
@@ -70,10 +81,19 @@ def _tls(host: str, cert: str | None, key: str | None, https: bool, tls_hosts=()
 
 
 def serve(host: str, port: int, database: str | None, cert: str | None = None,
-          key: str | None = None, https: bool = False, tls_hosts=()) -> int:
+          key: str | None = None, https: bool = False, tls_hosts=(), names=()) -> int:
     from . import create_app, data_dir
+    from .hosts import is_local_address
     from .store import Store
     from .tls import TLSError
+
+    if not 0 <= port <= 65535:      # 0: any free port (the tests use it)
+        print(f"baraha serve: {port} is not a port number (1 to 65535)", file=sys.stderr)
+        return 2
+    if host not in ("0.0.0.0", "::", "") and not _ours(host, is_local_address):
+        print(f"baraha serve: {host} is not an address of this computer; use --host 0.0.0.0 "
+              "(every network) or one of its own addresses", file=sys.stderr)
+        return 2
 
     try:
         tls = _tls(host, cert, key, https, tls_hosts)
@@ -96,7 +116,8 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
     port = sock.getsockname()[1]
     url = public_url(host, port, "https" if tls else "http")
     _banner(url, host, database, generated_tls=bool(tls and tls[2]))
-    config = {"DATABASE": database, "PUBLIC_URL": url}      # the pages' QR codes
+    config = {"DATABASE": database, "PUBLIC_URL": url,      # the pages' QR codes
+              "HOST_NAMES": [*names, *tls_hosts, host]}    # webapp/hosts.py
     if tls:
         config.update(TLS_CA=tls[2], TLS_OWN_CERT=tls[2] is None)   # /ca.crt, /help/https
     if importlib.util.find_spec("gunicorn") is None:     # Windows

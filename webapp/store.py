@@ -62,10 +62,25 @@ def _dump(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
 
 
+def _private_file(path: str) -> None:
+    """The file holds every deck order (the live stock included): readable by this user
+    only, and a folder made for it too. SQLite gives its -wal and -shm files the same mode."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        os.chmod(folder, 0o700)         # makedirs' mode is masked by the umask
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    if os.name != "nt" and os.stat(path).st_uid == os.getuid() and os.stat(path).st_mode & 0o077:
+        os.chmod(path, 0o600)           # made by an older version with the umask's mode
+
+
 class Store:
     def __init__(self, path: str, durable: bool = False):
         if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            _private_file(path)
         # One connection shared by every thread, used under a lock: the writes are few and
         # small, and one connection keeps the transactions simple.
         self._conn = sqlite3.connect(path, check_same_thread=False)

@@ -34,9 +34,12 @@ CA_DAYS = 3650
 SERVER_DAYS = 397           # within every browser's limit (Apple's: 825, public CAs': 398)
 RENEW_DAYS = 30             # remake the server certificate when it has less left than this
 
+# What the authority may ever sign for (a name constraint every browser enforces): loopback,
+# private addresses and the home network's own suffixes. Never a bare hostname: with the
+# hostname "dev" it could sign for all of *.dev.
 PERMITTED_IPS = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "127.0.0.0/8",
-                 "169.254.0.0/16", "::1/128", "fc00::/7", "fe80::/10")
-PERMITTED_DNS = ("localhost", "local", "lan", "home", "home.arpa", "internal", "test")
+                 "::1/128", "fc00::/7")
+PERMITTED_DNS = ("localhost", "local", "home.arpa", "lan")
 
 
 @dataclass(frozen=True)
@@ -72,9 +75,19 @@ def _key_pem(key) -> bytes:
 
 def _hostname_label() -> str | None:
     """This computer's own name, if it is a single label (like 'laptop'): phones may reach
-    it as 'laptop' or 'laptop.local'. The CA is allowed that one bare name besides."""
+    it as 'laptop.local' (mDNS)."""
     name = socket.gethostname().split(".")[0].lower()
     return name if name and name.replace("-", "").isalnum() and not name.isdigit() else None
+
+
+def _narrow(ca: x509.Certificate) -> bool:
+    """The authority may sign only for the names above, nothing wider."""
+    try:
+        nc = ca.extensions.get_extension_for_class(x509.NameConstraints).value
+    except x509.ExtensionNotFound:
+        return False
+    allowed = {ipaddress.ip_network(n) for n in PERMITTED_IPS} | set(PERMITTED_DNS)
+    return all((g.value in allowed) for g in nc.permitted_subtrees or ())
 
 
 def ensure_ca(folder: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
@@ -87,9 +100,11 @@ def ensure_ca(folder: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKe
         except (ValueError, TypeError) as e:
             raise TLSError(f"{cert_path} or {key_path} is damaged ({e}); remove both to make "
                            "a new authority (every phone then has to trust the new one)") from e
-        if cert.not_valid_after_utc > _now() + dt.timedelta(days=RENEW_DAYS):
+        if cert.not_valid_after_utc > _now() + dt.timedelta(days=RENEW_DAYS) \
+                and _narrow(cert):
             return cert, key
-        # An authority about to expire is replaced; the phones have to trust the new one.
+        # An authority about to expire, or one made before its names were narrowed (it may
+        # sign for a bare hostname's whole domain), is replaced; phones trust the new one.
     folder.mkdir(parents=True, exist_ok=True)
     try:
         os.chmod(folder, 0o700)
@@ -101,9 +116,6 @@ def ensure_ca(folder: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKe
     name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Baraha"),
                       x509.NameAttribute(NameOID.COMMON_NAME, common)])
     dns = list(PERMITTED_DNS)
-    label = _hostname_label()
-    if label and label not in dns:
-        dns.append(label)
     constraints = x509.NameConstraints(
         permitted_subtrees=[x509.IPAddress(ipaddress.ip_network(n)) for n in PERMITTED_IPS]
         + [x509.DNSName(d) for d in dns],
@@ -135,7 +147,7 @@ def wanted_names(hosts=(), lan=None) -> list[str]:
     names = ["localhost", "127.0.0.1"]
     label = _hostname_label()
     if label:
-        names += [label, f"{label}.local"]
+        names.append(f"{label}.local")       # never the bare name: the authority may not
     names += list(lan_addresses() if lan is None else lan)
     names += list(hosts)
     out: list[str] = []
@@ -202,7 +214,7 @@ def ensure(folder: Path, hosts=(), lan=None) -> Files:
     folder = Path(folder)
     hosts = [h.strip().lower().strip("[]") for h in hosts]
     for h in hosts:             # checked before anything is made, and again with the authority
-        if not (_local(h) or h == _hostname_label()):
+        if not _local(h):
             _refuse(h)
     ca_cert, ca_key = ensure_ca(folder)
     for h in hosts:
@@ -274,10 +286,16 @@ def check_pair(cert: str, key: str) -> None:
     """Fail early, in plain words, if a certificate and key (PEM files) cannot serve HTTPS."""
     import ssl
 
+    for what, path in (("certificate", cert), ("key", key)):
+        # load_cert_chain's own error names no file ("cannot read None").
+        if not os.path.isfile(path):
+            raise TLSError(f"the {what} file {path} does not exist")
+        if not os.access(path, os.R_OK):
+            raise TLSError(f"the {what} file {path} cannot be read (permissions)")
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     try:
         ctx.load_cert_chain(cert, key)
     except FileNotFoundError as e:
-        raise TLSError(f"cannot read {e.filename}") from e
+        raise TLSError(f"cannot read {e.filename or cert}") from e
     except (ssl.SSLError, OSError) as e:
         raise TLSError(f"cannot use the certificate {cert} with the key {key}: {e}") from e

@@ -29,8 +29,8 @@ def deck_source(scenario: dict):
     return source
 
 
-def build(db: str, scenario: dict | None):
-    return create_app({"DATABASE": db, "BOT_DELAY": 0, "TESTING": True,
+def build(db: str, scenario: dict | None, names=()):
+    return create_app({"DATABASE": db, "BOT_DELAY": 0, "TESTING": True, "HOST_NAMES": list(names),
                        "DECK_SOURCE": deck_source(scenario) if scenario else None})
 
 
@@ -39,9 +39,10 @@ def main() -> None:
     ap.add_argument("--db", required=True)
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--scenario")
+    ap.add_argument("--name", action="append", default=[], help="another Host name to answer")
     args = ap.parse_args()
     scenario = json.loads(Path(args.scenario).read_text()) if args.scenario else None
-    server = make_server("127.0.0.1", args.port, build(args.db, scenario), threaded=True)
+    server = make_server("127.0.0.1", args.port, build(args.db, scenario, args.name), threaded=True)
     print("ready", flush=True)
     server.serve_forever()
 

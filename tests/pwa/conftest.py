@@ -28,7 +28,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 PHONE = {"width": 390, "height": 844}
-LAN = "lan.test"
+LAN = "laptop.lan"     # served as one of our names: --name (http), --tls-host (https)
 MAP_LAN = f"--host-resolver-rules=MAP {LAN} 127.0.0.1"
 
 
@@ -72,7 +72,8 @@ class Server:
             return [sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
                     "--port", str(self.port), "--db", str(self.db), "--https",
                     "--tls-host", LAN]
-        return [sys.executable, str(STACKED), "--db", str(self.db), "--port", str(self.port)]
+        return [sys.executable, str(STACKED), "--db", str(self.db), "--port", str(self.port),
+                "--name", LAN]
 
     def start(self) -> "Server":
         self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=self.env, text=True,

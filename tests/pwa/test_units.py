@@ -60,15 +60,15 @@ def verifies(files: tls.Files, name: str) -> bool:
 
 def test_the_authority_is_made_once_and_reused(tmp_path):
     folder = tmp_path / "tls"
-    first = tls.ensure(folder, ["lan.test"], lan=["192.168.1.20"])
+    first = tls.ensure(folder, ["box.home.arpa"], lan=["192.168.1.20"])
     ca_bytes, key_bytes = first.ca.read_bytes(), (folder / "ca-key.pem").read_bytes()
     server_bytes = first.cert.read_bytes()
-    again = tls.ensure(folder, ["lan.test"], lan=["192.168.1.20"])
+    again = tls.ensure(folder, ["box.home.arpa"], lan=["192.168.1.20"])
     assert again == first
     assert first.ca.read_bytes() == ca_bytes and (folder / "ca-key.pem").read_bytes() == key_bytes
     assert again.cert.read_bytes() == server_bytes          # nothing changed: nothing remade
 
-    moved = tls.ensure(folder, ["lan.test"], lan=["10.0.0.7"])   # another LAN address
+    moved = tls.ensure(folder, ["box.home.arpa"], lan=["10.0.0.7"])   # another LAN address
     assert moved.cert.read_bytes() != server_bytes
     assert moved.ca.read_bytes() == ca_bytes                # the phones keep trusting it
     names = tls.names_of(load(moved.cert))
@@ -76,15 +76,31 @@ def test_the_authority_is_made_once_and_reused(tmp_path):
 
 
 def test_the_server_certificate_names_the_addresses_and_verifies(tmp_path):
-    files = tls.ensure(tmp_path / "tls", ["lan.test", "laptop.lan"], lan=["192.168.1.20"])
+    files = tls.ensure(tmp_path / "tls", ["box.home.arpa", "laptop.lan"], lan=["192.168.1.20"])
     names = tls.names_of(load(files.cert))
-    assert {"localhost", "127.0.0.1", "192.168.1.20", "lan.test", "laptop.lan"} <= names
-    for name in ("192.168.1.20", "127.0.0.1", "localhost", "lan.test"):
+    assert {"localhost", "127.0.0.1", "192.168.1.20", "box.home.arpa", "laptop.lan"} <= names
+    for name in ("192.168.1.20", "127.0.0.1", "localhost", "box.home.arpa"):
         assert verifies(files, name), name
     assert not verifies(files, "192.168.1.99")
     ca = load(files.ca)
     assert ca.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
     assert ca.extensions.get_extension_for_class(x509.NameConstraints).critical
+
+
+def test_the_authority_may_sign_only_home_network_names(tmp_path, monkeypatch):
+    """Never a bare hostname: with the hostname "dev" it could have signed for *.dev."""
+    monkeypatch.setattr(tls.socket, "gethostname", lambda: "dev")
+    files = tls.ensure(tmp_path / "tls", lan=["192.168.1.20"])
+    nc = load(files.ca).extensions.get_extension_for_class(x509.NameConstraints).value
+    dns = {g.value for g in nc.permitted_subtrees if isinstance(g, x509.DNSName)}
+    nets = {str(g.value) for g in nc.permitted_subtrees if isinstance(g, x509.IPAddress)}
+    assert dns == {"localhost", "local", "home.arpa", "lan"}
+    assert nets == {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "127.0.0.0/8",
+                    "::1/128", "fc00::/7"}
+    assert "dev" not in tls.names_of(load(files.cert))
+    assert "dev.local" in tls.names_of(load(files.cert))
+    with pytest.raises(tls.TLSError, match="not a local name"):
+        tls.ensure(tmp_path / "tls", ["dev"])
 
 
 def test_keys_are_private_and_public_names_are_refused(tmp_path):
@@ -101,17 +117,20 @@ def test_keys_are_private_and_public_names_are_refused(tmp_path):
 
 
 def test_serve_options_for_https(tmp_path, monkeypatch):
-    args = build_parser().parse_args(["serve", "--https", "--tls-host", "lan.test"])
-    assert args.https and args.tls_host == ["lan.test"] and args.cert is None
+    args = build_parser().parse_args(["serve", "--https", "--tls-host", "box.home.arpa"])
+    assert args.https and args.tls_host == ["box.home.arpa"] and args.cert is None
     with pytest.raises(tls.TLSError, match="together"):
         _tls("0.0.0.0", str(tmp_path / "c.pem"), None, False)
     with pytest.raises(tls.TLSError, match="not both"):
         _tls("0.0.0.0", "c.pem", "k.pem", True)
-    with pytest.raises(tls.TLSError, match="cannot read"):
+    with pytest.raises(tls.TLSError, match=f"certificate file {tmp_path / 'c.pem'} does not exist"):
+        _tls("0.0.0.0", str(tmp_path / "c.pem"), str(tmp_path / "k.pem"), False)
+    (tmp_path / "c.pem").write_text("not a certificate")
+    with pytest.raises(tls.TLSError, match=f"key file {tmp_path / 'k.pem'} does not exist"):
         _tls("0.0.0.0", str(tmp_path / "c.pem"), str(tmp_path / "k.pem"), False)
     assert _tls("0.0.0.0", None, None, False) is None
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    cert, key, ca = _tls("127.0.0.1", None, None, True, ["lan.test"])
+    cert, key, ca = _tls("127.0.0.1", None, None, True, ["box.home.arpa"])
     assert Path(ca).parent == tmp_path / "data" / "baraha" / "tls"
     assert _tls("127.0.0.1", cert, key, False) == (cert, key, None)    # one's own pair
 

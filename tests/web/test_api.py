@@ -31,7 +31,8 @@ def turn_token(api, code, tokens):
 
 # ---- POST /api/tables ---------------------------------------------------------------
 
-def test_create_answers_code_and_url(client):
+def test_create_answers_code_and_url(make_app):
+    client = make_app(HOST_NAMES=["192.168.1.20"]).test_client()
     r = client.post("/api/tables", json={"game": "tongits", "players": 3},
                     base_url="http://192.168.1.20:8000")
     assert r.status_code == 201

@@ -88,6 +88,20 @@ def _body() -> dict:
     return body
 
 
+def _bounded(body: dict) -> None:
+    """Numbers and sizes checked before any work (tables.py checks the values themselves):
+    players=5000000 or a bots object of a thousand seats is refused at once."""
+    players = body.get("players")
+    if isinstance(players, int) and not 0 < players <= 16:
+        raise BadRequest(f"players: {players if abs(players) < 10**6 else 'that'} is not a "
+                         "number of players at one table (2 to 6)")
+    bots, options = body.get("bots"), body.get("options")
+    if isinstance(bots, dict) and (len(bots) > 16 or any(len(str(k)) > 2 for k in bots)):
+        raise BadRequest("bots: one entry per seat, seats are 0 to 5")
+    if isinstance(options, dict) and len(options) > 32:
+        raise BadRequest("options: too many house rules (each game has a handful)")
+
+
 def _seat(table) -> int:
     header = request.headers.get("Authorization")
     if header is not None:
@@ -105,6 +119,7 @@ def _seat(table) -> int:
 @bp.post("/tables")
 def create_table():
     body = _body()
+    _bounded(body)
     table = tables_of(current_app).create(body.get("game"), body.get("players"),
                                           body.get("options"), body.get("bots"))
     return {"code": table.code, "url": f"{request.host_url}t/{table.code}"}, 201

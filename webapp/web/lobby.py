@@ -131,10 +131,12 @@ def create():
     name = form.get("name", "")
     if game not in GAMES:
         return _home("Choose Tong-its or Tonk.", form, 400)
-    try:
-        players = 3 if game == "tongits" else int(form.get("players", "4"))
-    except ValueError:
-        return _home("Choose how many play.", form, 400)
+    raw = (form.get("players") or "4").strip()
+    # Checked before any work: a number out of range never reaches a loop.
+    players = 3 if game == "tongits" else int(raw) if raw in ("2", "3", "4", "5", "6") else None
+    if players not in PLAYERS[game]:
+        return _home(f"Choose how many play: {GAMES[game]} is played by "
+                     f"{PLAYERS[game][0]} to {PLAYERS[game][-1]}.", form, 400)
     bots = {}
     for s in range(1, players):
         level = form.get(f"seat{s}", "person")

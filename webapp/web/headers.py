@@ -1,0 +1,95 @@
+"""Headers on every answer: what a browser may run, frame, cache and keep.
+
+- Content-Security-Policy: scripts, styles and connections from this server only (no
+  inline script: the templates load every script from static/), never framed.
+- nosniff and a Referrer-Policy that never sends a table's address to another site.
+- Cache-Control: no-store on every page and JSON answer (they hold a hand, a token or a
+  code); static files keep their own caching.
+- Cookies: Secure under HTTPS, whoever set them. Seat cookies (`baraha_CODE`): those of
+  tables that are closed or gone are dropped, and a browser keeps at most MAX_SEAT_COOKIES
+  of them, so it never piles up enough to be refused with 431.
+"""
+from __future__ import annotations
+
+from flask import current_app, request
+
+from ..errors import WebError
+from ..realtime import COOKIE_PREFIX, cookie_name
+from ..tables import CODE_ALPHABET, tables_of
+
+MAX_SEAT_COOKIES = 12       # a phone at a dozen live tables at once is plenty
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self' {ws}; manifest-src 'self'; worker-src 'self'; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def _seat_cookies() -> list[str]:
+    out = []
+    for name in request.cookies:
+        code = name[len(COOKIE_PREFIX):]
+        if name.startswith(COOKIE_PREFIX) and len(code) == 4 and set(code) <= set(CODE_ALPHABET):
+            out.append(code)
+    return out
+
+
+def _live(code: str) -> bool:
+    try:
+        return not tables_of(current_app).get(code).closed
+    except WebError:
+        return False
+
+
+def _tidy_seat_cookies(resp) -> None:
+    sent = _seat_cookies()
+    if not sent:
+        return
+    setting = {c.split("=", 1)[0] for c in resp.headers.getlist("Set-Cookie")}
+    keep = []
+    for code in sent:
+        if cookie_name(code) in setting:
+            continue
+        if _live(code):
+            keep.append(code)
+        else:
+            _drop(resp, code)
+    room = MAX_SEAT_COOKIES - sum(n.startswith(COOKIE_PREFIX) for n in setting)
+    for code in sorted(keep)[max(room, 0):]:
+        _drop(resp, code)
+
+
+def _drop(resp, code: str) -> None:
+    resp.delete_cookie(cookie_name(code), path="/", httponly=True, samesite="Lax",
+                       secure=request.is_secure)
+
+
+def _secure_cookies(resp) -> None:
+    cookies = resp.headers.getlist("Set-Cookie")
+    if not cookies or all("; secure" in c.lower() for c in cookies):
+        return
+    del resp.headers["Set-Cookie"]
+    for c in cookies:
+        resp.headers.add("Set-Cookie", c if "; secure" in c.lower() else c + "; Secure")
+
+
+def _headers(resp):
+    h = resp.headers
+    host = request.host
+    h.setdefault("Content-Security-Policy", CSP.format(ws=f"ws://{host} wss://{host}"))
+    h.setdefault("X-Content-Type-Options", "nosniff")
+    h.setdefault("X-Frame-Options", "DENY")         # frame-ancestors for older browsers
+    h.setdefault("Referrer-Policy", "same-origin")    # no-referrer would make Origin "null"
+    if request.endpoint != "static" and "Cache-Control" not in h:
+        h["Cache-Control"] = "no-store"
+    if request.endpoint != "static":
+        _tidy_seat_cookies(resp)
+    if request.is_secure:
+        _secure_cookies(resp)
+    return resp
+
+
+def install(app) -> None:
+    if app.extensions.get("baraha.headers"):
+        return
+    app.extensions["baraha.headers"] = True
+    app.after_request(_headers)
