@@ -13,6 +13,7 @@ import threading
 from flask import current_app, request
 from flask_socketio import SocketIO, join_room
 
+from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
 
 COOKIE_PREFIX = "baraha_"
@@ -35,6 +36,8 @@ def init_realtime(app) -> None:
 
     socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_ok,
                       manage_session=False, max_http_buffer_size=16 * 1024)
+    # Bounds in front of the handlers below (webapp/sockguard.py).
+    app.extensions["baraha.sockguard"] = Guard(socketio.server)
 
 
 def notify(code: str, version: int) -> None:
@@ -70,10 +73,17 @@ def _find_seat(auth):
 
 @socketio.on("connect")
 def on_connect(auth=None):
-    found = _find_seat(auth)
+    try:
+        found = _find_seat(auth)
+    except Exception as e:      # a malformed auth: one line in the log, never a traceback
+        current_app.logger.warning("socket auth refused: %s", type(e).__name__)
+        found = None
     if found is None:
         raise ConnectionRefusedError("join the table first: this connection has no seat token")
     table, seat = found
+    guard = current_app.extensions.get("baraha.sockguard")
+    if guard is not None:
+        guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
     join_room(table.code)
     with _lock:
         _sockets[request.sid] = (table, seat)

@@ -126,14 +126,28 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
     return _serve_gunicorn(lambda: create_app(config), sock, tls)
 
 
+def _more_files() -> None:
+    """Every connection is a file descriptor: raise the soft limit (often 1024) to the hard
+    one, so 1000 threads' connections and the refused ones waiting to close fit."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = hard if hard != resource.RLIM_INFINITY else 65536
+        if soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, 65536), hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
     from gunicorn.app.base import BaseApplication
 
+    _more_files()
     class Server(BaseApplication):
         def load_config(self):
             for key, value in {
                 "bind": [f"fd://{sock.fileno()}"],    # the socket bound above: no race
-                "workers": 1, "worker_class": "gthread", "threads": 1000,
+                "workers": 1, "worker_class": "webapp.conns.BoundedWorker", "threads": 1000,
                 # Above the threads, or gthread turns keep-alive off for everyone.
                 "worker_connections": 4000,
                 "timeout": 60, "graceful_timeout": 3, "keepalive": 5,
