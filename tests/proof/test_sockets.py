@@ -1,0 +1,144 @@
+"""Socket.IO's own bounds (issue 11, item 1), on a live server over real sockets.
+
+Attacks: send the reserved `connect` event again (it once showed a seat as connected with
+no socket, and bad auth in it logged a traceback each time); flood events; open sessions
+without end from one address; open a session and never join. Each one is refused, and the
+table is unharmed.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+
+import pytest
+import requests
+import websocket  # websocket-client, python-socketio's own transport
+from werkzeug.serving import make_server
+
+from webapp import create_app, sockguard
+from webapp.tables import tables_of
+
+
+@pytest.fixture
+def live(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "live.sqlite3"), "TESTING": True,
+                      "BOT_DELAY": 0, "RATE_LIMIT": None})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 2}).json()["code"]
+    tokens = [requests.post(f"{base}/api/tables/{code}/seats", json={"name": n}).json()["token"]
+              for n in ("Ana", "Ben")]
+    yield base, code, tokens, app
+    server.shutdown()
+    tables_of(app).shutdown()
+
+
+def _ws(base):
+    ws = websocket.create_connection(
+        f"ws://{base.split('//')[1]}/socket.io/?EIO=4&transport=websocket", timeout=8)
+    assert ws.recv().startswith("0{")
+    return ws
+
+
+def _joined(base, token):
+    ws = _ws(base)
+    ws.send("40" + json.dumps({"token": token}))
+    for _ in range(5):          # the table's own "changed" (now connected) may come first
+        if ws.recv().startswith("40{"):
+            return ws
+    raise AssertionError("the namespace did not accept the seat")
+
+
+def _closed(ws, within: float) -> bool:
+    end = time.monotonic() + within
+    try:
+        while time.monotonic() < end:
+            ws.settimeout(max(0.05, end - time.monotonic()))
+            opcode, _ = ws.recv_data(control_frame=True)
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                return True
+    except (websocket.WebSocketConnectionClosedException, ConnectionError, OSError):
+        return True
+    except websocket.WebSocketTimeoutException:
+        return False
+    return False
+
+
+def _connected(app, code):
+    return [p["connected"] for p in tables_of(app).get(code).view(0)["players"]]
+
+
+@pytest.mark.parametrize("frame", ['42["connect",{"token":"%s"}]', '42["disconnect"]',
+                                   '40{"token":"%s"}', '42["connect_error",{}]'])
+def test_reserved_events_and_a_second_connect_close_the_socket(live, frame, caplog):
+    base, code, tokens, app = live
+    ws = _joined(base, tokens[0])
+    assert _connected(app, code) == [True, False]
+    with caplog.at_level(logging.WARNING):
+        ws.send(frame % tokens[0] if "%s" in frame else frame)
+        assert _closed(ws, 3)
+    end = time.monotonic() + 3
+    while time.monotonic() < end and _connected(app, code)[0]:
+        time.sleep(0.02)
+    assert _connected(app, code) == [False, False]      # no ghost connection left behind
+    assert not any(r.exc_info for r in caplog.records)  # one line, never a traceback
+    assert any("socket" in r.getMessage() and "closed" in r.getMessage() for r in caplog.records)
+
+
+def test_bad_auth_is_refused_in_one_line(live, caplog):
+    base, code, tokens, app = live
+    with caplog.at_level(logging.INFO):
+        for auth in ('{"token": {"a": 1}}', '{"code": [1, 2]}', '"x"', '{"token": "' + "x" * 900 + '"}'):
+            ws = _ws(base)
+            ws.send("40" + auth)
+            assert ws.recv().startswith("44")     # CONNECT_ERROR, with words
+            ws.close()
+    assert not any(r.exc_info for r in caplog.records)
+
+
+def test_a_flood_of_events_closes_that_socket_only(live):
+    base, code, tokens, app = live
+    flood, calm = _joined(base, tokens[0]), _joined(base, tokens[1])
+    for _ in range(sockguard.BURST + 5):
+        try:
+            flood.send('42["hello",{}]')
+        except (websocket.WebSocketConnectionClosedException, OSError):
+            break
+    assert _closed(flood, 3)
+    assert not _closed(calm, 0.5)
+    calm.close()
+
+
+def test_a_session_that_never_joins_is_closed(live):
+    base, code, tokens, app = live
+    start = time.monotonic()
+    idle = _ws(base)
+    assert _closed(idle, sockguard.JOIN_SECONDS + 3)
+    assert time.monotonic() - start >= sockguard.JOIN_SECONDS - 0.5
+    seated = _joined(base, tokens[0])           # a seated one stays
+    assert not _closed(seated, sockguard.JOIN_SECONDS + 1)
+    seated.close()
+
+
+def test_one_address_has_only_so_many_sessions(live):
+    base, code, tokens, app = live
+    held = [_ws(base) for _ in range(sockguard.PER_ADDRESS)]
+    try:
+        with pytest.raises(websocket.WebSocketBadStatusException):
+            _ws(base)
+        r = requests.get(f"{base}/socket.io/?EIO=4&transport=polling")
+        assert r.status_code in (400, 401)
+    finally:
+        for ws in held:
+            ws.close()
+    end = time.monotonic() + 3          # closed ones give their place back
+    while True:
+        try:
+            _ws(base).close()
+            break
+        except websocket.WebSocketBadStatusException:
+            assert time.monotonic() < end
+            time.sleep(0.1)
