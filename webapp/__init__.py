@@ -7,7 +7,8 @@ Config keys: DATABASE (SQLite path; default in the user's data directory), TESTI
 BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests only: a
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
 RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
-MAX_TABLES, HOST_NAMES (names this server answers to besides its addresses, localhost and
+MAX_TABLES, TABLES_PER_CLIENT, TABLE_IDLE_HOURS, CLOSED_LINGER_SECONDS, HISTORY_DAYS,
+SWEEP_SECONDS (the tables' life cycle: webapp/tables/lifecycle.py), HOST_NAMES (names this server answers to besides its addresses, localhost and
 NAME.local: `baraha serve --name`), SECRET_KEY (default: generated once and kept beside the database),
 DURABLE_COMMITS (True: each move is fsynced before its answer, so it survives a power cut
 too; False, the default: it survives the server being killed, and answers are faster).
@@ -88,7 +89,12 @@ def create_app(config: dict | None = None):
         DECK_SOURCE=None,
         MAX_CONTENT_LENGTH=16 * 1024,
         RATE_LIMIT=(30.0, 200),     # per client: far above play (a phone makes a few a second)
-        MAX_TABLES=500,
+        MAX_TABLES=500,             # open tables (closed ones are not counted)
+        TABLES_PER_CLIENT=10,       # open tables one client address may have made
+        TABLE_IDLE_HOURS=12,        # an open table with no move for this long is closed
+        CLOSED_LINGER_SECONDS=600,  # a closed table stays on its players' screens this long
+        HISTORY_DAYS=30,            # closed tables stay in the file this long
+        SWEEP_SECONDS=60,           # how often the above are applied (0: never on its own)
         DURABLE_COMMITS=False,      # True: fsync every move before answering (store.py)
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -102,7 +108,11 @@ def create_app(config: dict | None = None):
     tables = Tables(Store(app.config["DATABASE"], durable=bool(app.config["DURABLE_COMMITS"])),
                     notify=notify,
                     bot_delay=float(app.config["BOT_DELAY"]),
-                    deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"])
+                    deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"],
+                    per_client=app.config["TABLES_PER_CLIENT"],
+                    idle=float(app.config["TABLE_IDLE_HOURS"]) * 3600,
+                    linger=float(app.config["CLOSED_LINGER_SECONDS"]),
+                    history=float(app.config["HISTORY_DAYS"]) * 86400)
     app.extensions["baraha.tables"] = tables
 
     for name in BLUEPRINTS:
@@ -113,6 +123,9 @@ def create_app(config: dict | None = None):
     init_realtime(app)
     hosts.install(app)          # outermost: in front of Socket.IO too
     tables.load_all()
+    if app.config["SWEEP_SECONDS"]:
+        from .tables import lifecycle
+        lifecycle.start(tables, float(app.config["SWEEP_SECONDS"]))
     return app
 
 

@@ -1,7 +1,7 @@
 """The tables' append-only log in SQLite (stdlib sqlite3, WAL).
 
-Rows are only ever added (the one update is `tables.closed`, a copy of the log's close
-event kept for quick listing). Every change that moves a table's version is one row with
+Rows are only ever added (the updates are `tables.closed`, a copy of the log's close
+event, or the time an idle table was closed; `tables.touched`; and a freed code's rename). Every change that moves a table's version is one row with
 that version: a seat row (a person joins, the host turns a seat into a bot or back), a hand
 row (a deal: its deck order, dealer, match state and options) or an action row (a game
 action, "next", "close"). `load_all` returns each table with its rows in version order, and
@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -24,8 +25,11 @@ CREATE TABLE IF NOT EXISTS tables (
     options TEXT NOT NULL,          -- JSON, resolved (every house rule named)
     bots    TEXT NOT NULL,          -- JSON {"seat": level} at creation
     created REAL NOT NULL,
-    closed  REAL
+    closed  REAL,
+    creator TEXT,                   -- the client address that made it (a cap per address)
+    touched REAL                    -- when its version last moved (idle tables are closed)
 );
+CREATE INDEX IF NOT EXISTS tables_open ON tables (closed);
 CREATE TABLE IF NOT EXISTS seats (
     code       TEXT NOT NULL REFERENCES tables(code),
     version    INTEGER NOT NULL,
@@ -97,6 +101,10 @@ class Store:
             self._conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._conn.execute("PRAGMA foreign_keys=ON")
             self._conn.execute("PRAGMA busy_timeout=5000")
+            have = {r[1] for r in self._conn.execute("PRAGMA table_info(tables)")}
+            if have and "creator" not in have:      # a file made before the life cycle
+                self._conn.execute("ALTER TABLE tables ADD COLUMN creator TEXT")
+                self._conn.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             self._conn.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -106,12 +114,32 @@ class Store:
     def _write(self, sql: str, args: tuple) -> None:
         with self._lock, self._conn:        # one transaction: committed, or not at all
             self._conn.execute(sql, args)
+            self._touch(args[0])
+
+    def _touch(self, code: str) -> None:
+        self._conn.execute("UPDATE tables SET touched = ? WHERE code = ?", (time.time(), code))
 
     def create_table(self, code: str, game: str, players: int, options: dict, bots: dict,
-                     created: float) -> None:
-        self._write("INSERT INTO tables (code, game, players, options, bots, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (code, game, players, _dump(options), _dump(bots), created))
+                     created: float, creator: str | None = None) -> None:
+        with self._lock, self._conn:
+            self._free(code)
+            self._conn.execute(
+                "INSERT INTO tables (code, game, players, options, bots, created, creator, "
+                "touched) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (code, game, players, _dump(options), _dump(bots), created, creator, created))
+
+    def _free(self, code: str) -> None:
+        """A closed table's code may be used again: its history is kept under the code and
+        its closing time ("ABCD.1767225600"), the way people remember it anyway."""
+        row = self._conn.execute("SELECT closed FROM tables WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            return
+        if row[0] is None:
+            raise ValueError(f"table {code} is still open")
+        old = f"{code}.{int(row[0])}"
+        self._conn.execute("PRAGMA defer_foreign_keys = ON")     # children first, then parent
+        for name in ("seats", "hands", "actions", "tables"):
+            self._conn.execute(f"UPDATE {name} SET code = ? WHERE code = ?", (old, code))
 
     def add_seat(self, code: str, version: int, seat: int, name: str | None,
                  token_hash: str | None, bot: str | None) -> None:
@@ -133,31 +161,58 @@ class Store:
                 (code, version, hand_number, seat, _dump(action), request))
             if closed is not None:
                 self._conn.execute("UPDATE tables SET closed = ? WHERE code = ?", (closed, code))
+            self._touch(code)
 
-    def codes(self) -> set[str]:
-        with self._lock:
-            return {r[0] for r in self._conn.execute("SELECT code FROM tables")}
+    def close_idle(self, before: float, now: float) -> int:
+        """Mark closed every open table untouched since `before` (at start-up: they are not
+        replayed). The log keeps no close row for them; `closed` says when."""
+        with self._lock, self._conn:
+            return self._conn.execute(
+                "UPDATE tables SET closed = ? WHERE closed IS NULL AND "
+                "COALESCE(touched, created) < ?", (now, before)).rowcount
+
+    def prune(self, before: float, batch: int = 500) -> int:
+        """Forget closed tables closed before `before`, `batch` at a time (a short lock)."""
+        gone = 0
+        while True:
+            with self._lock, self._conn:
+                codes = [r[0] for r in self._conn.execute(
+                    "SELECT code FROM tables WHERE closed IS NOT NULL AND closed < ? LIMIT ?",
+                    (before, batch))]
+                if not codes:
+                    return gone
+                marks = ",".join("?" * len(codes))
+                for name in ("seats", "hands", "actions", "tables"):
+                    self._conn.execute(f"DELETE FROM {name} WHERE code IN ({marks})", codes)
+            gone += len(codes)
 
     def load_all(self) -> list[dict]:
-        """Every table with its log: {"code", ..., "events": [(version, kind, data)]}."""
+        """Every open table with its log: {"code", ..., "events": [(version, kind, data)]}.
+        Closed ones stay in the file as history and are not read: start-up does not grow
+        with the history (the log's keys begin with the code)."""
+        live = "code IN (SELECT code FROM tables WHERE closed IS NULL)"
         with self._lock:
             conn = self._conn
             tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2],
                              "options": json.loads(r[3]), "bots": json.loads(r[4]),
-                             "created": r[5], "closed": r[6], "events": []}
+                             "created": r[5], "closed": r[6], "creator": r[7],
+                             "touched": r[8] or r[5], "events": []}
                       for r in conn.execute("SELECT code, game, players, options, bots, "
-                                            "created, closed FROM tables ORDER BY created")}
+                                            "created, closed, creator, touched FROM tables "
+                                            "WHERE closed IS NULL ORDER BY created")}
             for code, version, seat, name, token_hash, bot in conn.execute(
-                    "SELECT code, version, seat, name, token_hash, bot FROM seats"):
+                    f"SELECT code, version, seat, name, token_hash, bot FROM seats WHERE {live}"):
                 tables[code]["events"].append((version, "seat", {
                     "seat": seat, "name": name, "token_hash": token_hash, "bot": bot}))
             for code, version, number, deck, dealer, match, options in conn.execute(
-                    "SELECT code, version, number, deck, dealer, match, options FROM hands"):
+                    f"SELECT code, version, number, deck, dealer, match, options FROM hands "
+                    f"WHERE {live}"):
                 tables[code]["events"].append((version, "deal", {
                     "number": number, "deck": json.loads(deck), "dealer": dealer,
                     "match": json.loads(match), "options": json.loads(options)}))
             for code, version, hand_number, seat, action, request in conn.execute(
-                    "SELECT code, version, hand_number, seat, action, request FROM actions"):
+                    f"SELECT code, version, hand_number, seat, action, request FROM actions "
+                    f"WHERE {live}"):
                 tables[code]["events"].append((version, "action", {
                     "hand_number": hand_number, "seat": seat, "action": json.loads(action),
                     "request": request}))

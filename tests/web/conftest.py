@@ -25,7 +25,8 @@ def make_app(tmp_path, decks):
 
     def make(**config):
         cfg = {"DATABASE": str(tmp_path / "baraha.sqlite3"), "TESTING": True, "BOT_DELAY": 0,
-               "RATE_LIMIT": None, "DECK_SOURCE": lambda code, number: decks.get(number)}
+               "RATE_LIMIT": None, "TABLES_PER_CLIENT": None,
+               "DECK_SOURCE": lambda code, number: decks.get(number)}
         cfg.update(config)
         app = create_app(cfg)
         made.append(app)

@@ -77,14 +77,15 @@ def test_a_repeat_after_a_restart_is_still_applied_once(make_app):
     assert again.act(code, token, view["version"], view["legal"][0]) == first
 
 
-def test_a_closed_table_stays_closed(make_app):
+def test_a_closed_table_is_not_replayed_after_a_restart(make_app):
     api = Api(make_app().test_client())
     code = api.create()
     token = api.join(code)
     api.client.post(f"/api/tables/{code}/close", headers={"Authorization": f"Bearer {token}"})
+    api.act(code, token, 1, {"do": "draw"}, status=410)     # closed, still on screen
     again = Api(make_app().test_client())
-    assert again.view(code, token)["closed"] is True
-    again.act(code, token, 1, {"do": "draw"}, status=410)
+    again.act(code, token, 1, {"do": "draw"}, status=404)   # gone: history only
+    assert again.client.get(f"/api/tables/{code}").status_code == 404
 
 
 def test_a_bots_pending_turn_is_played_after_a_restart(make_app, decks):

@@ -8,7 +8,7 @@ import time
 
 from ..engine.errors import EngineError
 from ..errors import NotFound, TooMany
-from . import journal, turns
+from . import journal, lifecycle, turns
 from .checks import check_bots, check_setup
 from .seats import TokenIndex
 from .table import Table
@@ -27,8 +27,11 @@ class Tables:
     and the token index, and hands them to each table it makes."""
 
     def __init__(self, store, *, notify=None, bot_delay: float = 1.2, deck_source=None,
-                 max_tables: int = 500, scheduler=None):
+                 max_tables: int = 500, scheduler=None, per_client: int = 10,
+                 idle: float = 12 * 3600, linger: float = 600, history: float = 30 * 86400):
         self.store = store
+        self.per_client = per_client        # live tables one client address may have made
+        self.idle, self.linger, self.history = idle, linger, history    # seconds
         self.notify = notify or (lambda code, version: None)
         self.scheduler = scheduler or turns.Scheduler(bot_delay)
         self.deck_source = deck_source
@@ -46,26 +49,35 @@ class Tables:
                      notify=self.notify, scheduler=self.scheduler, tokens=self.tokens,
                      deck_source=self.deck_source)
 
-    def create(self, game, players=None, options=None, bots=None) -> Table:
+    def create(self, game, players=None, options=None, bots=None, creator=None) -> Table:
         players, options = check_setup(game, players, options)
         bots = check_bots(bots, players)
         with self._lock:
-            if sum(not t.closed for t in self._tables.values()) >= self.max_tables:
+            live = [t for t in self._tables.values() if not t.closed]
+            if len(live) >= self.max_tables:
                 raise TooMany("this server has too many open tables; close one first")
+            if creator is not None and self.per_client is not None and \
+                    sum(t.creator == creator for t in live) >= self.per_client:
+                raise TooMany(f"this phone already has {self.per_client} open tables: close "
+                              "one, or play at one of them")
             code = self._new_code()
             created = time.time()
             self.store.create_table(code, game, players, options,
-                                    {str(s): lvl for s, lvl in bots.items()}, created)
+                                    {str(s): lvl for s, lvl in bots.items()}, created, creator)
             table = self._tables[code] = self._table(code, game, players, options, bots, created)
+            table.creator, table.touched = creator, created
         log.info("table %s created: %s for %d", code, game, players)
         return table
 
     def _new_code(self) -> str:
-        taken = set(self._tables) | self.store.codes()
-        while True:
+        """A code no table in memory has (closed ones in the file give theirs up: the store
+        renames their history). Bounded: with at most max_tables of 923,521 codes in use,
+        a random one is free at once; 64 misses in a row mean something is wrong."""
+        for _ in range(64):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
-            if code not in taken:
+            if code not in self._tables:
                 return code
+        raise TooMany("no free table code right now; try again")
 
     def get(self, code) -> Table:
         key = code.strip().upper() if isinstance(code, str) else None
@@ -83,10 +95,15 @@ class Tables:
         return (self._tables[found[0]], found[1]) if found else None
 
     def load_all(self) -> None:
-        """Rebuild every table from the store, then resume what was pending."""
+        """Rebuild every open table from the store, then resume what was pending. Tables
+        idle too long are closed first, and history past its time is pruned: neither is
+        read, so start-up time and memory follow the open tables only."""
+        now = time.time()
+        lifecycle.at_start(self, now)
         for rec in self.store.load_all():
             table = self._table(rec["code"], rec["game"], rec["players"], rec["options"],
                                 {int(s): lvl for s, lvl in rec["bots"].items()}, rec["created"])
+            table.creator, table.touched = rec["creator"], rec["touched"]
             try:
                 for version, kind, data in rec["events"]:
                     journal.apply(table, version, kind, data)
@@ -100,5 +117,18 @@ class Tables:
             with table.lock:
                 turns.progress(table)
 
+    def sweep(self, now: float | None = None) -> dict:
+        """Close idle tables, let closed ones leave memory, prune old history."""
+        return lifecycle.sweep(self, time.time() if now is None else now)
+
+    def forget(self, table: Table) -> None:
+        """A closed table leaves memory: its code and its seats' tokens are free."""
+        with self._lock:
+            if self._tables.get(table.code) is table:
+                del self._tables[table.code]
+        for seat, st in enumerate(table.seats):
+            self.tokens.move(table.code, seat, st.token_hash, None)
+
     def shutdown(self) -> None:
         self.scheduler.stop()
+        lifecycle.stop(self)

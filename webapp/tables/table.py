@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from ..engine import game as engine
 from ..engine.errors import IllegalAction
@@ -39,6 +40,9 @@ class Table:
         self.host: int | None = None
         self.closed = False
         self.last: dict[int, str] = {}      # seat -> request key of its last accepted action
+        # The life cycle (lifecycle.py): who made it, when it last moved, when it closed.
+        self.creator: str | None = None
+        self.touched, self.closed_at = created, None
 
     # ---- seats ----------------------------------------------------------------------
 
@@ -164,6 +168,7 @@ class Table:
         """Write first, then apply: the same code replays the journal on start-up."""
         version = self.version + 1
         journal.write(self.store, self.code, version, kind, data)
+        self.touched = time.time()
         journal.apply(self, version, kind, data, hand)
 
     def _notify(self, version: int) -> None:

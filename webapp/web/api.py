@@ -121,7 +121,8 @@ def create_table():
     body = _body()
     _bounded(body)
     table = tables_of(current_app).create(body.get("game"), body.get("players"),
-                                          body.get("options"), body.get("bots"))
+                                          body.get("options"), body.get("bots"),
+                                          creator=request.remote_addr)
     return {"code": table.code, "url": f"{request.host_url}t/{table.code}"}, 201
 
 

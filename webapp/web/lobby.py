@@ -146,7 +146,8 @@ def create():
     try:
         from ..tables import clean_name
         clean_name(name)         # check the name before making a table nobody sits at
-        table = tables.create(game, players, read_options(game, form), bots)
+        table = tables.create(game, players, read_options(game, form), bots,
+                              creator=request.remote_addr)
         seat, token = table.join(name, 0)
     except WebError as e:
         return _home(present.humanize({}, e.message[:1].upper() + e.message[1:]), form, e.status)

@@ -1,0 +1,74 @@
+"""A table's life: open, idle, closed, gone from memory, and later from the file.
+
+- An open table with no version change for `idle` seconds (12 h by default) is closed, as
+  if its host had closed it (a close row in its log; the phones are told).
+- A closed table (by its host, or idle) stays in memory `linger` seconds so that its
+  players see the last hand and "closed" (410); then it leaves memory, its seats' tokens
+  and its code with it. It is never replayed at start-up.
+- Its rows stay in the file as history for `history` seconds after closing, then are
+  pruned. A code is free again as soon as its table left memory (store.py renames the
+  old history when a new table takes the code).
+The registry's sweep runs every SWEEP_SECONDS on one thread; start-up does the same once.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from ..errors import WebError
+
+log = logging.getLogger("baraha")
+
+SWEEP_SECONDS = 60.0
+_threads: dict[int, tuple[threading.Thread, threading.Event]] = {}
+
+
+def at_start(tables, now: float) -> None:
+    closed = tables.store.close_idle(now - tables.idle, now)
+    pruned = tables.store.prune(now - tables.history)
+    if closed or pruned:
+        log.info("start-up: %d idle tables closed, %d old tables pruned", closed, pruned)
+
+
+def sweep(tables, now: float) -> dict:
+    idle = closed = 0
+    for table in tables.all():
+        if not table.closed and now - table.touched >= tables.idle:
+            try:
+                table.close()       # by nobody: the server, after the idle time
+                idle += 1
+                log.info("table %s closed: idle for %.0f h", table.code,
+                         (now - table.touched) / 3600 if table.touched <= now else 0)
+            except WebError:        # closed meanwhile
+                pass
+        if table.closed:
+            if table.closed_at is None:
+                table.closed_at = now
+            if now - table.closed_at >= tables.linger:
+                tables.forget(table)
+                closed += 1
+    pruned = tables.store.prune(now - tables.history)
+    return {"idle_closed": idle, "left_memory": closed, "pruned": pruned}
+
+
+def start(tables, every: float = SWEEP_SECONDS) -> None:
+    """The sweep on its own daemon thread, until `stop`."""
+    done = threading.Event()
+
+    def run():
+        while not done.wait(every):
+            try:
+                sweep(tables, time.time())
+            except Exception:       # a failed sweep must not end the next ones
+                log.exception("table sweep failed")
+
+    thread = threading.Thread(target=run, name="baraha-sweep", daemon=True)
+    _threads[id(tables)] = (thread, done)
+    thread.start()
+
+
+def stop(tables) -> None:
+    found = _threads.pop(id(tables), None)
+    if found:
+        found[1].set()
