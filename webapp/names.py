@@ -60,9 +60,10 @@ def clean(name) -> str:
     kept = []
     for ch in name:
         cat = unicodedata.category(ch)
-        if cat in DROP_CATEGORIES or ch in BLANKS:
-            continue
-        kept.append(" " if cat == "Zs" else ch)     # every kind of space is a plain space
+        if cat in ("Zs", "Zl", "Zp") or ch in "\t\n\r\v\f":
+            kept.append(" ")        # every kind of space or line break is a plain space
+        elif cat not in DROP_CATEGORIES and ch not in BLANKS:
+            kept.append(ch)
     name = re.sub(" +", " ", "".join(kept)).strip()
     # NFKC again: dropping a joiner can leave a sequence that composes.
     name = unicodedata.normalize("NFKC", name)
