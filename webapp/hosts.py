@@ -80,7 +80,10 @@ def install(app, names=()) -> HostNames:
     inner = app.wsgi_app
 
     def only_ours(environ, start_response):
-        if not hosts.ours(environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")):
+        host = environ.get("HTTP_HOST")
+        if host is None:    # HTTP/1.0 without Host: the address it reached (browsers send one)
+            host = environ.get("SERVER_NAME", "")
+        if not hosts.ours(host):
             body = (b"This server answers only to its own names (421). Open it by the address "
                     b"'baraha serve' printed.\n")
             start_response("421 Misdirected Request", [
