@@ -47,6 +47,9 @@ def test_huge_player_counts_are_refused_at_once(app, players):
                                      "csrf_token": token})
     assert r.status_code == 400 and b"Choose how many play" in r.data
     assert time.monotonic() - start < 0.5       # it took 7 s: a loop ran before the check
+    r = client.post("/create", data={"game": "tongits", "players": str(players), "name": "Ana",
+                                     "csrf_token": token})
+    assert r.status_code == 400                 # not a count of any game: refused too
     assert tables_of(app).all() == []
 
 

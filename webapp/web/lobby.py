@@ -132,8 +132,10 @@ def create():
     if game not in GAMES:
         return _home("Choose Tong-its or Tonk.", form, 400)
     raw = (form.get("players") or "4").strip()
-    # Checked before any work: a number out of range never reaches a loop.
-    players = 3 if game == "tongits" else int(raw) if raw in ("2", "3", "4", "5", "6") else None
+    # Checked before any work: a number out of range never reaches a loop. The tonk menu
+    # is sent with a Tong-its table too, so any game's count passes for Tong-its.
+    counts = {str(n) for ps in PLAYERS.values() for n in ps}
+    players = None if raw not in counts else 3 if game == "tongits" else int(raw)
     if players not in PLAYERS[game]:
         return _home(f"Choose how many play: {GAMES[game]} is played by "
                      f"{PLAYERS[game][0]} to {PLAYERS[game][-1]}.", form, 400)
