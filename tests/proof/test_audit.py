@@ -553,7 +553,8 @@ def _audit_app(tmp_path_factory):
         return (deck, rng.randrange(g.table.players)) if number == 1 else deck
 
     app = create_app({"DATABASE": os.path.join(folder, "audit.sqlite3"), "TESTING": True,
-                      "BOT_DELAY": 0, "RATE_LIMIT": None, "DECK_SOURCE": deck_source})
+                      "BOT_DELAY": 0, "RATE_LIMIT": None, "TABLES_PER_CLIENT": None,
+                      "DECK_SOURCE": deck_source})
     app.extensions["audit.decks"] = games
     return app, folder
 
