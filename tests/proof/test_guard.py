@@ -134,12 +134,13 @@ def test_a_private_use_name_cannot_break_anyones_answers(app):
     table = tables_of(app).get(code)
     assert [p["name"] for p in table.view(0)["players"]] == ["Ana", "Ben"]
     # Whoever is not to play tries to draw: a 422 with words, never a 500, on every path.
-    idle = 1 - table.view(0)["turn"]
+    turn = table.view(0)["turn"]
+    idle = 0 if turn is None else 1 - turn     # None: a tonk on the deal ended the hand
     auth = {"Authorization": f"Bearer {tokens[idle]}"}
     version = table.view(idle)["version"]
     r = client.post(f"/api/tables/{code}/actions", headers=auth,
                     json={"version": version, "action": {"do": "draw"}})
-    assert r.status_code == 422 and "turn" in r.json["error"]
+    assert r.status_code == 422 and r.json["error"]
     browser = app.test_client()
     browser.set_cookie(f"baraha_{code}", tokens[idle])
     token = csrf_of(browser, f"/t/{code}")
@@ -147,7 +148,7 @@ def test_a_private_use_name_cannot_break_anyones_answers(app):
         r = browser.post(f"/t/{code}/act", headers=htmx,
                          data={"csrf_token": token, "version": str(version),
                                "action": '{"do": "draw"}'})
-        assert r.status_code == 422 and b"turn" in r.data
+        assert r.status_code == 422 and r.data.strip()
 
 
 @pytest.mark.parametrize("first, second", [
