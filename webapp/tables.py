@@ -36,7 +36,7 @@ import unicodedata
 
 from .bots import LEVELS as BOT_LEVELS
 from .bots import choose as _choose
-from .deck import shuffled_deck
+from .deck import shuffled_deck, with_stock
 from .engine import game as engine
 from .engine.actions import Action
 from .engine.errors import BadAction, BadSetup, EngineError, IllegalAction
@@ -73,6 +73,12 @@ def _is_int(v) -> bool:
 
 def _dump(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+
+
+def _canon(action: Action) -> dict:
+    out = action.to_json()
+    out.pop("seat", None)
+    return out
 
 
 def _request_key(seat: int, version: int, action: dict) -> str:
@@ -336,8 +342,10 @@ class Table:
             else:
                 if self.hand is None:
                     raise Illegal(NOT_DEALT)
+                parsed = with_stock(self.hand, parsed.for_seat(seat))
+                canon = _canon(parsed)          # as stored: a reshuffle's stock included
                 try:
-                    hand = engine.apply(self.hand, parsed.for_seat(seat))
+                    hand = engine.apply(self.hand, parsed)
                 except IllegalAction as e:
                     raise Illegal(str(e)) from None
             self._commit("action", self._action_row(seat, canon, key), hand)
@@ -459,7 +467,7 @@ class Table:
         if isinstance(deck, tuple):             # tests may also choose the dealer
             deck, dealer = deck
         if deck is None:
-            deck = shuffled_deck()          # webapp/deck.py: the OS's randomness
+            deck = shuffled_deck(engine.deck(self.game, self.options))  # the OS's randomness
         hand = engine.new_hand(self.game, self.players, dealer=dealer, options=self.options,
                                match=match, deck=list(deck))
         self._commit("deal", {"number": number, "deck": list(deck), "dealer": dealer,
@@ -474,17 +482,15 @@ class Table:
         view = self._view(seat, acting=True)
         rng = random.Random(secrets.randbits(64))
         try:
-            action = Action.from_json(_choose(view, self.seats[seat].bot, rng),
-                                      seat_required=False).for_seat(seat)
+            action = with_stock(self.hand, Action.from_json(
+                _choose(view, self.seats[seat].bot, rng), seat_required=False).for_seat(seat))
             hand = engine.apply(self.hand, action)
         except Exception as e:      # a bot's bug must never stall the table
             log.warning("table %s: the bot in seat %d failed (%s); it plays its first legal "
                         "action", self.code, seat, type(e).__name__)
-            action = engine.legal_actions(self.hand, seat)[0]
+            action = with_stock(self.hand, engine.legal_actions(self.hand, seat)[0])
             hand = engine.apply(self.hand, action)
-        canon = action.to_json()
-        canon.pop("seat", None)
-        self._commit("action", self._action_row(seat, canon), hand)
+        self._commit("action", self._action_row(seat, _canon(action)), hand)
 
     def _schedule(self) -> None:
         timer = threading.Timer(self.registry.bot_delay, self._bot_turn, args=(self.version,))

@@ -121,6 +121,13 @@ def apply(hand: Hand, action: Action) -> Hand:
     return GAMES[hand.game].apply(hand, action)
 
 
+def reshuffle_pile(hand: Hand) -> list[int] | None:
+    """The cards a draw now must carry as its new `stock` (Tonk's reshuffle), or None."""
+    if hand.game == "tonk" and not hand.over and hand.phase == "draw" and tonk.house.reshuffles(hand):
+        return hand.discard[:-1]
+    return None
+
+
 def deadwood(hand: Hand) -> list[int]:
     """Each seat's count now (Tong-its: best split; Tonk: the whole hand)."""
     return GAMES[hand.game].deadwood(hand)

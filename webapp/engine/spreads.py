@@ -135,8 +135,8 @@ def spreads_in(held, kind: Kind) -> list[tuple[tuple[int, ...], tuple | None]]:
             have.add(13)
         for a in range(top - 1):
             for b in range(a + 2, top + 1):
-                if a == 0 and b == 13:
-                    break
+                if b - a == 12 and a == 1 or a == 0 and b == 13:
+                    break           # 2..K with the ace high is A..K again; no wrapping
                 length = b - a + 1
                 present = [p for p in range(a, b + 1) if p in have]
                 missing = [p for p in range(a, b + 1) if p not in have]
