@@ -57,9 +57,9 @@ class Action(NamedTuple):
         if not isinstance(face_down, bool):
             raise BadAction(f"'face_down' must be true or false, not {_kind(face_down)}",
                             "face_down")
-        stands = _stands(obj) if do in ("meld", "layoff", "take") and obj.get("as") is not None \
-            else None
-        stock = _stock(obj) if do == "draw" and obj.get("stock") is not None else None
+        # Read wherever they are given, so that a misplaced one is refused, not ignored.
+        stands = _stands(obj) if obj.get("as") is not None else None
+        stock = _stock(obj) if obj.get("stock") is not None else None
         return cls(do, seat, card, cards, onto, face_down, stands, stock)
 
     def to_json(self) -> dict:

@@ -118,6 +118,13 @@ def apply(hand: Hand, action: Action) -> Hand:
         raise IllegalAction("the hand is over")
     if action.seat is None or not 0 <= action.seat < hand.players:
         raise IllegalAction(f"there is no seat {action.seat} at this table")
+    if action.stands and action.do not in ("meld", "layoff", "take"):
+        raise IllegalAction(f"'as' names what wild cards stand for in a spread; a {action.do} "
+                            "takes none")
+    if action.stock is not None and action.do != "draw":
+        raise IllegalAction(f"'stock' belongs only on a draw that reshuffles, not on a {action.do}")
+    if hand.game == "tongits" and (action.stands or action.stock is not None):
+        raise IllegalAction("Tong-its has no wild cards and no reshuffled stock")
     return GAMES[hand.game].apply(hand, action)
 
 
