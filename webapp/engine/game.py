@@ -80,6 +80,8 @@ def _check_unique(groups: list[tuple[str, list[int]]]) -> None:
 
 def _check_joker(groups: list[tuple[str, list[int]]], full) -> None:
     for place, cards in groups:
+        if not cards or max(cards) < len(full):
+            continue
         for i, c in enumerate(cards):
             if c >= len(full):
                 raise BadSetup("there is no joker in this game: only Tonk with wilds "

@@ -16,6 +16,8 @@ from .errors import IllegalAction
 from .hand import Hand, Meld
 from .melds import extensions, is_meld, melds_in
 
+DROPS, DRAWS, TAKES = ([Action(do, s) for s in range(6)] for do in ("drop", "draw", "take"))
+
 # Actions of Tong-its, named the way the refusal reads.
 NOT_TONK = {"tongit": "Tongit", "call_draw": "calling Draw", "fold": "folding",
             "challenge": "challenging"}
@@ -84,13 +86,14 @@ def _tonk_on_the_deal(hand: Hand) -> None:
 def legal_actions(hand: Hand) -> list[Action]:
     seat, opts = hand.turn, hand.options
     if hand.phase == "draw":
-        acts = [] if hand.extra["locks"][seat] or not house.may_drop(hand, seat) \
-            else [Action("drop", seat)]
-        acts.append(house.draw_action(hand, seat))
+        # Option checks inline and Actions made once: plain Tonk's hot path stays short.
+        drop = not hand.extra["locks"][seat] and (not opts["must_spread"] or house.may_drop(hand, seat))
+        acts = [DROPS[seat]] if drop else []
+        acts.append(house.draw_action(hand, seat) if opts["stock_out"] == "reshuffle" else DRAWS[seat])
         if hand.discard:
-            acts += house.takes(hand, seat) if opts["take_to_spread"] else [Action("take", seat)]
+            acts += house.takes(hand, seat) if opts["take_to_spread"] else [TAKES[seat]]
         return acts
-    if not house.plain(opts):
+    if opts["wilds"] != "none" or opts["ace_high"]:
         return house.play_actions(hand)
     held, taken = hand.hands[seat], hand.extra["taken"]
     table = _table_hits(hand)
@@ -150,14 +153,16 @@ def _drop(hand: Hand, action: Action) -> None:
     if locked:
         more = f" (and {locked - 1} more)" if locked > 1 else ""
         raise IllegalAction(f"you cannot drop this turn{more}: another player hit your spread")
-    house.check_drop(hand, action.seat)
+    if hand.options["must_spread"]:
+        house.check_drop(hand, action.seat)
     hand.say(action.seat, "dropped")
     _settle_drop(hand, action.seat)
 
 
 def _draw(hand: Hand, action: Action) -> None:
     seat = action.seat
-    house.reshuffle(hand, action)
+    if action.stock is not None or hand.options["stock_out"] == "reshuffle":
+        house.reshuffle(hand, action)
     if not hand.stock:
         hand.say(seat, "drew from the empty stock: the play ends")
         _settle_stock(hand)
@@ -171,7 +176,8 @@ def _draw(hand: Hand, action: Action) -> None:
 
 
 def _take(hand: Hand, action: Action) -> None:
-    spread = house.take_spread(hand, action)
+    spread = house.take_spread(hand, action) \
+        if action.cards or action.stands or hand.options["take_to_spread"] else None
     if not hand.discard:
         raise IllegalAction("the discard pile is empty")
     card = hand.discard.pop()
@@ -205,7 +211,8 @@ def _meld(hand: Hand, action: Action) -> None:
     cards = sorted(action.cards)
     if len(set(cards)) != len(cards):
         raise IllegalAction("a card is listed twice")
-    if house.plain(hand.options) and not action.stands:
+    opts = hand.options
+    if opts["wilds"] == "none" and not opts["ace_high"] and not action.stands:
         _check_in_hand(held, cards)
         if not is_meld(cards):
             raise IllegalAction(f"{' '.join(C.texts(cards))} is not a book or a run")
@@ -236,7 +243,8 @@ def _layoff(hand: Hand, action: Action) -> None:
     if not 0 <= index < len(hand.melds[owner]):
         raise IllegalAction(f"seat {owner} has no meld {index}")
     meld = hand.melds[owner][index]
-    if house.plain(hand.options) and not action.stands:
+    opts = hand.options
+    if opts["wilds"] == "none" and not opts["ace_high"] and not action.stands:
         _check_in_hand(held, [card])
         if card not in extensions(meld.cards):
             raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}")
@@ -263,7 +271,8 @@ def _discard(hand: Hand, action: Action) -> None:
     if card == hand.extra["taken"]:
         raise IllegalAction(f"you took {C.text(card)} from the discard pile this turn, "
                             "so you may not discard it")
-    house.check_discard(hand, card)
+    if hand.options["must_spread"]:
+        house.check_discard(hand, card)
     held.remove(card)
     hand.discard.append(card)
     hand.say(seat, f"discarded {C.text(card)}")
