@@ -152,8 +152,8 @@ def test_a_real_deal_uses_shuffled_deck_and_never_the_random_module(tmp_path, mo
     """Table._deal takes its deck from shuffled_deck; the Mersenne Twister is never asked."""
     made = []
 
-    def spy():
-        deck = shuffled_deck()
+    def spy(*cards):            # the game's cards: Tonk with a joker has 53
+        deck = shuffled_deck(*cards)
         made.append(deck)
         return deck
 

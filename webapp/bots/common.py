@@ -43,6 +43,7 @@ class Table:
     options: dict
     legal: list[dict]
     events: list[Event] = field(default_factory=list)
+    stands: dict = field(default_factory=dict)  # (seat, index) -> {wild: stand-in} (Tonk wilds)
     _held: dict = field(default_factory=dict, repr=False)    # held_known, per seat
 
     @property
@@ -59,7 +60,8 @@ class Table:
         for _, _, cards in self.melds:
             if cards:
                 seen.update(cards)
-        return tuple(c for c in range(52) if c not in seen)
+        deck = 53 if self.options.get("wilds") == "deuces_joker" else 52   # Tonk's joker
+        return tuple(c for c in range(deck) if c not in seen)
 
     def unseen(self) -> list[int]:
         """Cards whose place this seat does not know (other hands, the stock, secret sets)."""
@@ -135,6 +137,8 @@ def read(view: dict) -> Table:
               discard=discard, stock=view["stock"], options=options,
               legal=[{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]])
     t.events = read_log(view.get("log") or [], view["players"], discard)
+    t.stands = {(m["seat"], m["index"]): {C.parse(w): C.parse(c) for w, c in m["as"].items()}
+                for m in view["melds"] if m.get("as")}
     return t
 
 
@@ -142,8 +146,8 @@ def read(view: dict) -> Table:
 # Lines read "<name> <words>"; a name is the seat's name, or "Seat N" when it has none.
 # A card that is hidden again (Tonk: a discard taken into a hand) reads "a card".
 
-_CARD = r"(?:10|[2-9AJQK])[CDHS]|a card"
-_CARDS = r"((?:(?:10|[2-9AJQK])[CDHS] ?)+)"
+_CARD = r"(?:10|[2-9AJQK])[CDHS]|JK|a card"
+_CARDS = r"((?:(?:(?:10|[2-9AJQK])[CDHS]|JK) ?)+)"
 _PATTERNS = [
     ("draw", re.compile(rf"drew ({_CARD})$")),
     ("take", re.compile(rf"took ({_CARD}) from the discard pile(?: and melded {_CARDS})?$")),

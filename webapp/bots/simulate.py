@@ -46,8 +46,14 @@ def play_hand(hand, bots, timings=None):
             timings.setdefault(level, []).append(time.perf_counter() - start)
         if action is None:
             raise SimulationError(f"the {level} bot at seat {seat} found no action")
+        act = Action.from_json({**action, "seat": seat})
+        pile = game.reshuffle_pile(hand)
+        if act.do == "draw" and pile is not None:   # the server's job at a real table
+            pile = list(pile)
+            rng.shuffle(pile)
+            act = act._replace(stock=tuple(pile))
         try:
-            hand = game.apply(hand, Action.from_json({**action, "seat": seat}))
+            hand = game.apply(hand, act)
         except IllegalAction as e:
             raise SimulationError(f"the {level} bot at seat {seat} chose {action}: {e}") from None
         steps += 1
@@ -84,7 +90,7 @@ def run(game_name: str, players: int, hands: int, seed: int, levels: list[str],
     played, deal_no, error = 0, 0, None
     started = time.perf_counter()
     while played < hands and error is None:
-        deck = list(range(52))
+        deck = list(game.deck(game_name, opts))
         random.Random(f"{seed}:deal:{deal_no}").shuffle(deck)
         this_deal = [[] for _ in range(n)]
         for r in range(n):

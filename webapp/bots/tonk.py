@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 
-from ..engine.cards import parse, rank, total, value
+from ..engine.cards import JOKER, parse, rank, total, value
 from ..engine.melds import best_split, melds_in
 from . import sampling
+from . import tonk_wild as wild
 from .common import Table, completions, fits, melds_with, minus, partials
 
 WIN = 100.0     # a plan that goes out this turn beats any count
@@ -28,14 +29,16 @@ def table_melds(t: Table) -> list[tuple[int, int, tuple[int, ...]]]:
 
 # ---- planning a turn ---------------------------------------------------------------------
 
-def plan(hand, melds, hits=True) -> tuple[list[int], list[tuple], list[tuple]]:
-    """Spread the best split, then hit whatever fits: (cards left, spreads, hits)."""
-    _, spreads = best_split(hand)
+def plan(hand, melds, hits=True, wilds=frozenset()) -> tuple[list[int], list[tuple], list[tuple]]:
+    """Spread the best split of the natural cards, then hit whatever fits: (cards left,
+    spreads, hits). Wild cards (the joker always) stay out of it: the legal list plays them."""
+    _, spreads = best_split([c for c in hand if c not in wilds and c != JOKER])
     rest = minus(hand, *[c for m in spreads for c in m])
     table = [list(m) for _, _, m in melds] + [list(m) for m in spreads]
     done = []
     while hits:
         hit = next(((c, j) for c in sorted(rest, key=value, reverse=True)
+                    if c not in wilds and c != JOKER
                     for j, m in enumerate(table) if fits(m, c)), None)
         if hit is None:
             break
@@ -63,7 +66,9 @@ def pick_discard(t: Table, rest, taken, unseen: set[int], level: str,
                  feed=None) -> int | None:
     """The card to throw: high, not worth keeping, and not what the next seat wants
     (`feed(card)`: the chance it can spread with it; plain odds unless given)."""
-    cands = [c for c in rest if c != taken]
+    allowed = {parse(a["card"]) for a in t.legal if a["do"] == "discard"}
+    cands = [c for c in rest if c != taken and (c in allowed or not allowed)]
+    cands = wild.discard_choices(t, cands)
     if not cands:
         return None
     if level == "easy":
@@ -120,12 +125,15 @@ def turn_value(t: Table, hand, taken, unseen: set[int], level: str) -> float:
 
 def start_turn(t: Table, level: str, rng: random.Random) -> dict:
     drop, draw, take = t.action("drop"), t.action("draw"), t.action("take")
-    mine = total(t.hand)
-    if t.stock == 0:
+    if t.options.get("take_to_spread"):
+        take = wild.best_move(t, level, rng)        # a take that spreads at once, or none
+    mine = wild.count(t, t.hand)
+    reshuffles = t.options.get("stock_out") == "reshuffle" and len(t.discard) > 1
+    if t.stock == 0 and not reshuffles:
         return end_game(t, level, rng, mine) or draw or t.legal[0]
     if drop and should_drop(t, level, rng, mine):
         return drop
-    if take and wants_take(t, level, rng):
+    if take and (t.options.get("take_to_spread") or wants_take(t, level, rng)):
         return take
     return draw or t.legal[0]
 
@@ -208,6 +216,10 @@ def wants_take(t: Table, level: str, rng: random.Random) -> bool:
 
 def play(t: Table, level: str, rng: random.Random) -> dict:
     taken = _taken(t)
+    if t.options.get("wilds", "none") != "none" or t.options.get("ace_high"):
+        move = wild.best_move(t, level, rng)
+        if move:
+            return move
     _, spreads, hits = plan(t.hand, table_melds(t), hits=level != "easy")
     for m in spreads:
         a = t.action("meld", cards=m)

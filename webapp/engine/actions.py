@@ -26,6 +26,10 @@ class Action(NamedTuple):
     cards: tuple[int, ...] | None = None    # meld's cards, or take's `with`
     onto: tuple[int, int] | None = None     # layoff: (seat, meld index)
     face_down: bool = False                 # meld: a secret set of four
+    # Tonk house rules. `stands` is the JSON `as` (a Python keyword): the (wild, stand-in)
+    # pairs of the wild cards played, sorted; None when the action carries no `as`.
+    stands: tuple[tuple[int, int], ...] | None = None
+    stock: tuple[int, ...] | None = None    # draw: the reshuffled stock, top first
 
     @classmethod
     def from_json(cls, obj: object, *, seat_required: bool = True) -> "Action":
@@ -53,7 +57,10 @@ class Action(NamedTuple):
         if not isinstance(face_down, bool):
             raise BadAction(f"'face_down' must be true or false, not {_kind(face_down)}",
                             "face_down")
-        return cls(do, seat, card, cards, onto, face_down)
+        # Read wherever they are given, so that a misplaced one is refused, not ignored.
+        stands = _stands(obj) if obj.get("as") is not None else None
+        stock = _stock(obj) if obj.get("stock") is not None else None
+        return cls(do, seat, card, cards, onto, face_down, stands, stock)
 
     def to_json(self) -> dict:
         out: dict = {} if self.seat is None else {"seat": self.seat}
@@ -66,6 +73,10 @@ class Action(NamedTuple):
             out["onto"] = {"seat": self.onto[0], "meld": self.onto[1]}
         if self.face_down:
             out["face_down"] = True
+        if self.stands:
+            out["as"] = {C.text(w): C.text(c) for w, c in self.stands}
+        if self.stock is not None:
+            out["stock"] = C.texts(self.stock)
         return out
 
     def for_seat(self, seat: int) -> "Action":
@@ -109,6 +120,42 @@ def _cards(obj: dict, key: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _stands(obj: dict) -> tuple[tuple[int, int], ...] | None:
+    """`as`: an object from each wild card played to its stand-in; {} is the same as none."""
+    raw = obj["as"]
+    if not isinstance(raw, dict):
+        raise BadAction('\'as\' must be an object from each wild card to its stand-in, '
+                        'like {"JK": "6H"}', "as")
+    pairs = {}
+    for i, (key, val) in enumerate(raw.items()):
+        try:
+            wild = C.parse(key)
+        except BadCard as e:
+            raise BadAction(str(e), f"as.{key}") from None
+        try:
+            pairs[wild] = C.parse(val)
+        except BadCard as e:
+            raise BadAction(str(e), f"as.{key}") from None
+        if len(pairs) != i + 1:               # "jk" and "JK" are the same card
+            raise BadAction(f"{C.text(wild)} is listed twice", f"as.{key}")
+    return tuple(sorted(pairs.items())) or None
+
+
+def _stock(obj: dict) -> tuple[int, ...]:
+    """A reshuffled stock: a list of cards, top first (whether they are the right ones is
+    for the game to say)."""
+    raw = obj["stock"]
+    if not isinstance(raw, list):
+        raise BadAction("'stock' must be a list of cards, top first", "stock")
+    out = []
+    for i, item in enumerate(raw):
+        try:
+            out.append(C.parse(item))
+        except BadCard as e:
+            raise BadAction(str(e), f"stock[{i}]") from None
+    return tuple(out)
+
+
 def _onto(obj: dict) -> tuple[int, int]:
     onto = obj.get("onto")
     if not isinstance(onto, dict):
@@ -121,4 +168,4 @@ def _onto(obj: dict) -> tuple[int, int]:
 
 # Every discard by every seat, made once: listing legal actions hands these out again
 # and again, and an Action is immutable, so one value serves every hand.
-DISCARDS = tuple(tuple(Action("discard", s, card=c) for c in range(52)) for s in range(6))
+DISCARDS = tuple(tuple(Action("discard", s, card=c) for c in range(53)) for s in range(6))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import tongits, tonk
 from .actions import Action
-from .cards import DECK, text
+from .cards import text
 from .errors import BadSetup, IllegalAction
 from .hand import Hand
 from .options import resolve
@@ -42,10 +42,12 @@ def new_hand(game: str, players: int, *, dealer: int = 0, options: dict | None =
                        "players")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise BadSetup(f"dealer must be a seat from 0 to {players - 1}", "dealer")
+    full = rules.deck(opts)
     if deck is not None:
         _check_unique([("deal.deck", deck)])
-        if len(deck) != 52:
-            raise BadSetup(f"a deck has 52 cards, not {len(deck)}", "deal.deck")
+        _check_joker([("deal.deck", deck)], full)
+        if len(deck) != len(full):
+            raise BadSetup(f"a deck has {len(full)} cards, not {len(deck)}", "deal.deck")
         hands, discard, stock = rules.deal(list(deck), players, dealer, opts)
     else:
         hands, discard, stock = hands or [], list(discard or []), list(stock or [])
@@ -55,10 +57,12 @@ def new_hand(game: str, players: int, *, dealer: int = 0, options: dict | None =
         for s, (h, n) in enumerate(zip(hands, sizes)):
             if len(h) != n:
                 raise BadSetup(f"seat {s} must be dealt {n} cards, not {len(h)}", f"deal.hands[{s}]")
-        _check_unique([(f"deal.hands[{s}]", h) for s, h in enumerate(hands)]
-                      + [("deal.discard", discard), ("deal.stock", stock)])
+        groups = ([(f"deal.hands[{s}]", h) for s, h in enumerate(hands)]
+                  + [("deal.discard", discard), ("deal.stock", stock)])
+        _check_unique(groups)
+        _check_joker(groups, full)
         used = {c for h in hands for c in h} | set(discard) | set(stock)
-        stock = stock + [c for c in DECK if c not in used]
+        stock = stock + [c for c in full if c not in used]
         if not stock:
             raise BadSetup("the stock must not be empty", "deal.stock")
     return rules.start(players, dealer, opts, [list(h) for h in hands], discard, stock,
@@ -72,6 +76,21 @@ def _check_unique(groups: list[tuple[str, list[int]]]) -> None:
             if c in seen:
                 raise BadSetup(f"{text(c)} is dealt twice (also in {seen[c]})", f"{place}[{i}]")
             seen[c] = place
+
+
+def _check_joker(groups: list[tuple[str, list[int]]], full) -> None:
+    for place, cards in groups:
+        if not cards or max(cards) < len(full):
+            continue
+        for i, c in enumerate(cards):
+            if c >= len(full):
+                raise BadSetup("there is no joker in this game: only Tonk with wilds "
+                               "\"deuces_joker\" plays one", f"{place}[{i}]")
+
+
+def deck(game: str, options: dict) -> tuple[int, ...]:
+    """Every card of the game's deck in canonical order (Tonk's joker last, when it plays)."""
+    return GAMES[game].deck(resolve(game, options))
 
 
 def _match(match: dict | None, players: int) -> dict:
@@ -101,7 +120,21 @@ def apply(hand: Hand, action: Action) -> Hand:
         raise IllegalAction("the hand is over")
     if action.seat is None or not 0 <= action.seat < hand.players:
         raise IllegalAction(f"there is no seat {action.seat} at this table")
+    if action.stands and action.do not in ("meld", "layoff", "take"):
+        raise IllegalAction(f"'as' names what wild cards stand for in a spread; a {action.do} "
+                            "takes none")
+    if action.stock is not None and action.do != "draw":
+        raise IllegalAction(f"'stock' belongs only on a draw that reshuffles, not on a {action.do}")
+    if hand.game == "tongits" and (action.stands or action.stock is not None):
+        raise IllegalAction("Tong-its has no wild cards and no reshuffled stock")
     return GAMES[hand.game].apply(hand, action)
+
+
+def reshuffle_pile(hand: Hand) -> list[int] | None:
+    """The cards a draw now must carry as its new `stock` (Tonk's reshuffle), or None."""
+    if hand.game == "tonk" and not hand.over and hand.phase == "draw" and tonk.house.reshuffles(hand):
+        return hand.discard[:-1]
+    return None
 
 
 def deadwood(hand: Hand) -> list[int]:

@@ -27,10 +27,13 @@ class Meld:
     cards: list[int]                # kept sorted
     face_down: bool = False         # a secret set of four (Tong-its)
     by: dict[int, int] = field(default_factory=dict)  # card -> seat that put it there
+    stands: tuple = ()              # Tonk wilds: (wild, stand-in) pairs, sorted
 
-    def plus(self, card: int, seat: int) -> "Meld":
-        """This meld with `card` laid off on it by `seat`."""
-        return Meld(self.seat, sorted(self.cards + [card]), self.face_down, {**self.by, card: seat})
+    def plus(self, card: int, seat: int, stand: int | None = None) -> "Meld":
+        """This meld with `card` laid off on it by `seat` (a wild: standing for `stand`)."""
+        stands = self.stands if stand is None else tuple(sorted(self.stands + ((card, stand),)))
+        return Meld(self.seat, sorted(self.cards + [card]), self.face_down, {**self.by, card: seat},
+                    stands)
 
 
 @dataclass(frozen=True)

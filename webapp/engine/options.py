@@ -18,8 +18,12 @@ class Option:
     choices: tuple = ()          # allowed values; empty means a whole number in [low, high]
     low: int = 0
     high: int = 100
+    aliases: tuple = ()          # (given, meant) pairs: face_values 10 written as a number
 
     def check(self, value: object) -> object:
+        for given, meant in self.aliases:
+            if value == given and type(value) is type(given):
+                return meant
         if self.choices:
             if value in self.choices and type(value) is type(self.default):
                 return value
@@ -50,7 +54,8 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     ),
     "tonk": (
         Option("stake", 1, "Chips each loser pays the winner; a tonk pays double.", low=1),
-        Option("hand_size", 5, "Cards dealt to each player (7 allows at most 5 players).", choices=(5, 7)),
+        Option("hand_size", 5, "Cards dealt to each player (7 allows at most 5 players, 12 at most 3).",
+               choices=(3, 5, 7, 12)),
         Option("upcard", True, "Turn up the first card of the stock to start the discard pile.",
                choices=(True, False)),
         Option("deal_tonk", "49-50", "A dealt hand worth this much wins double at once.",
@@ -62,8 +67,19 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option("tonk_out_needs_spread", False,
                "Going out by hits alone, without a new spread that turn, pays single instead of double.",
                choices=(True, False)),
-        Option("stock_out", "lowest", "When the stock runs out: lowest count wins, or the hand is void.",
-               choices=("lowest", "void")),
+        Option("stock_out", "lowest", "When the stock runs out: lowest count wins, the hand is void, "
+               "or the discard pile is shuffled into a new stock.",
+               choices=("lowest", "void", "reshuffle")),
+        Option("wilds", "none", "Wild cards: none, the four 2s, or the 2s and a joker (53 cards).",
+               choices=("none", "deuces", "deuces_joker")),
+        Option("face_values", "10", "What jacks, queens and kings count: 10 each, or 11, 12 and 13.",
+               choices=("10", "11-13"), aliases=((10, "10"),)),
+        Option("ace_high", False, "The ace also goes above the king: Q-K-A is a run (never K-A-2).",
+               choices=(True, False)),
+        Option("take_to_spread", False, "Take the discard only to spread it at once with two or more "
+               "cards from your hand.", choices=(True, False)),
+        Option("must_spread", False, "No book or run may be kept in hand (three aces excepted): lay it "
+               "down before you discard or drop.", choices=(True, False)),
     ),
 }
 

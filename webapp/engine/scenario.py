@@ -39,7 +39,8 @@ def load(text: str) -> tuple[Hand, list[Action]]:
                         match=doc.get("match"), **_layout(deal))
     except BadSetup as e:
         raise ScenarioError(f"{e.field}: {e}" if e.field else str(e)) from None
-    return hand, _actions(doc.get("actions", []), hand.players)
+    joker = C.JOKER in GAMES[game].deck(hand.options)
+    return hand, _actions(doc.get("actions", []), hand.players, joker)
 
 
 def _layout(deal: dict) -> dict:
@@ -67,7 +68,7 @@ def _cards(raw: object, place: str) -> list[int]:
     return out
 
 
-def _actions(raw: object, players: int) -> list[Action]:
+def _actions(raw: object, players: int, joker: bool) -> list[Action]:
     if not isinstance(raw, list):
         raise ScenarioError("actions: must be a list of actions")
     out = []
@@ -83,8 +84,16 @@ def _actions(raw: object, players: int) -> list[Action]:
         if action.onto and not 0 <= action.onto[0] < players:
             raise ScenarioError(f"{place}.onto.seat: there is no seat {action.onto[0]} "
                                 f"(seats are 0 to {players - 1})")
+        if not joker and C.JOKER in _named(action):
+            raise ScenarioError(f"{place}: there is no joker (JK) in this game: only Tonk with "
+                                "wilds \"deuces_joker\" plays one")
         out.append(action)
     return out
+
+
+def _named(action: Action) -> list[int]:
+    return ([action.card] + list(action.cards or ()) + list(action.stock or ())
+            + [c for pair in action.stands or () for c in pair])
 
 
 def play(hand: Hand, actions: list[Action]) -> tuple[dict, bool]:

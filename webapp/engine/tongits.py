@@ -12,6 +12,7 @@ Phases: "draw" (call Draw, draw, take, tongit), "play" (meld, layoff, discard, t
 from __future__ import annotations
 
 from . import cards as C
+from .cards import DECK
 from .actions import DISCARDS, Action
 from .errors import IllegalAction
 from .hand import POT, Hand, Meld
@@ -28,6 +29,10 @@ WIN_WORDS = {"tongit": "won by Tongit", "draw": "won the Draw (nobody challenged
 
 def player_counts(options: dict) -> range:
     return range(3, 4)
+
+
+def deck(options: dict) -> tuple[int, ...]:
+    return DECK
 
 
 def hand_sizes(players: int, dealer: int, options: dict) -> list[int]:

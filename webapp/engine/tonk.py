@@ -5,14 +5,18 @@ Phases: "draw" (drop, draw, take), "play" (meld = spread, layoff = hit, discard)
   taken  - the card taken from the discard pile this turn (it may not be discarded), or None
   spread - whether the player laid a new spread this turn (tonk_out_needs_spread)
   locks  - per seat, turns left in which that seat may not drop (hit_lock)
+The house-rule variants that change spreads, takes and draws live in tonk_house.py.
 """
 from __future__ import annotations
 
 from . import cards as C
+from . import tonk_house as house
 from .actions import DISCARDS, Action
 from .errors import IllegalAction
 from .hand import Hand, Meld
 from .melds import extensions, is_meld, melds_in
+
+DROPS, DRAWS, TAKES = ([Action(do, s) for s in range(6)] for do in ("drop", "draw", "take"))
 
 # Actions of Tong-its, named the way the refusal reads.
 NOT_TONK = {"tongit": "Tongit", "call_draw": "calling Draw", "fold": "folding",
@@ -22,7 +26,11 @@ NOT_TONK = {"tongit": "Tongit", "call_draw": "calling Draw", "fold": "folding",
 # ---- set-up -------------------------------------------------------------------------
 
 def player_counts(options: dict) -> range:
-    return range(2, 6) if options["hand_size"] == 7 else range(2, 7)
+    return {7: range(2, 6), 12: range(2, 4)}.get(options["hand_size"], range(2, 7))
+
+
+def deck(options: dict) -> tuple[int, ...]:
+    return house.deck(options)
 
 
 def hand_sizes(players: int, dealer: int, options: dict) -> list[int]:
@@ -50,18 +58,22 @@ def start(players, dealer, options, hands, discard, stock, match) -> Hand:
     return hand
 
 
-def _is_deal_tonk(total: int, options: dict) -> bool:
+def _deal_win(total: int, options: dict) -> int:
+    """0, or how many stakes a dealt hand of `total` wins at once."""
+    if options["wilds"] != "none":      # automatic wins replace tonk on the deal
+        return 2 if total in (50, 41) or total <= 13 else 1 if total == 49 else 0
     if total == 50 or (total == 49 and options["deal_tonk"] == "49-50"):
-        return True
-    return options["low_deal_double"] and total <= 13
+        return 2
+    return 2 if options["low_deal_double"] and total <= 13 else 0
 
 
 def _tonk_on_the_deal(hand: Hand) -> None:
-    tonks = [s for s, h in enumerate(hand.hands) if _is_deal_tonk(C.total(h), hand.options)]
+    wins = [_deal_win(house.count(h, hand.options), hand.options) for h in hand.hands]
+    tonks = [s for s, w in enumerate(wins) if w]
     if len(tonks) == 1:
         (winner,) = tonks
-        hand.say(winner, f"won with a tonk on the deal ({C.total(hand.hands[winner])})")
-        _everyone_pays(hand, winner, 2 * hand.options["stake"], "tonk on the deal")
+        hand.say(winner, f"won with a tonk on the deal ({house.count(hand.hands[winner], hand.options)})")
+        _everyone_pays(hand, winner, wins[winner] * hand.options["stake"], "tonk on the deal")
         _finish(hand, "deal_tonk", tonks)
     elif tonks:
         hand.say(None, "voids the hand: seats " + ", ".join(map(str, tonks))
@@ -72,13 +84,17 @@ def _tonk_on_the_deal(hand: Hand) -> None:
 # ---- what may be done now -----------------------------------------------------------
 
 def legal_actions(hand: Hand) -> list[Action]:
-    seat = hand.turn
+    seat, opts = hand.turn, hand.options
     if hand.phase == "draw":
-        acts = [] if hand.extra["locks"][seat] else [Action("drop", seat)]
-        acts.append(Action("draw", seat))
+        # Option checks inline and Actions made once: plain Tonk's hot path stays short.
+        drop = not hand.extra["locks"][seat] and (not opts["must_spread"] or house.may_drop(hand, seat))
+        acts = [DROPS[seat]] if drop else []
+        acts.append(house.draw_action(hand, seat) if opts["stock_out"] == "reshuffle" else DRAWS[seat])
         if hand.discard:
-            acts.append(Action("take", seat))
+            acts += house.takes(hand, seat) if opts["take_to_spread"] else [TAKES[seat]]
         return acts
+    if opts["wilds"] != "none" or opts["ace_high"]:
+        return house.play_actions(hand)
     held, taken = hand.hands[seat], hand.extra["taken"]
     table = _table_hits(hand)
     acts = [Action("meld", seat, cards=m) for m in melds_in(held)
@@ -88,6 +104,8 @@ def legal_actions(hand: Hand) -> list[Action]:
             if c in fits and not _strands_taken(
                     held, (c,), taken, table, lambda: extensions(hand.melds[s][i].cards + [c])):
                 acts.append(Action("layoff", seat, card=c, onto=(s, i)))
+    if opts["must_spread"]:
+        return acts + house.discards(hand, seat)
     discards = DISCARDS[seat]
     acts += [discards[c] for c in held if c != taken]
     return acts
@@ -135,12 +153,16 @@ def _drop(hand: Hand, action: Action) -> None:
     if locked:
         more = f" (and {locked - 1} more)" if locked > 1 else ""
         raise IllegalAction(f"you cannot drop this turn{more}: another player hit your spread")
+    if hand.options["must_spread"]:
+        house.check_drop(hand, action.seat)
     hand.say(action.seat, "dropped")
     _settle_drop(hand, action.seat)
 
 
 def _draw(hand: Hand, action: Action) -> None:
     seat = action.seat
+    if action.stock is not None or hand.options["stock_out"] == "reshuffle":
+        house.reshuffle(hand, action)
     if not hand.stock:
         hand.say(seat, "drew from the empty stock: the play ends")
         _settle_stock(hand)
@@ -148,20 +170,26 @@ def _draw(hand: Hand, action: Action) -> None:
     card = hand.stock.pop()
     hand.hands[seat].append(card)
     hand.say(seat, "drew a card", f"drew {C.text(card)}")
-    if not hand.stock:
+    if not hand.stock and hand.options["stock_out"] != "reshuffle":
         hand.say(None, "has no stock left: drawing now ends the play")
     _begin_play(hand, seat, None)
 
 
 def _take(hand: Hand, action: Action) -> None:
-    if action.cards:
-        raise IllegalAction("in Tonk you take the discard on its own, without naming cards")
+    spread = house.take_spread(hand, action) \
+        if action.cards or action.stands or hand.options["take_to_spread"] else None
     if not hand.discard:
         raise IllegalAction("the discard pile is empty")
     card = hand.discard.pop()
     hand.hands[action.seat].append(card)
     hand.say(action.seat, f"took {C.text(card)} from the discard pile")
     _begin_play(hand, action.seat, card)
+    if spread is not None:          # take_to_spread: laid down at once, nothing to strand
+        for c in spread.cards:
+            hand.hands[action.seat].remove(c)
+        _lay(hand, action.seat, spread)
+        hand.extra["taken"] = None
+        _after_play(hand, action.seat)
 
 
 def _begin_play(hand: Hand, seat: int, taken: int | None) -> None:
@@ -183,17 +211,26 @@ def _meld(hand: Hand, action: Action) -> None:
     cards = sorted(action.cards)
     if len(set(cards)) != len(cards):
         raise IllegalAction("a card is listed twice")
-    _check_in_hand(held, cards)
-    if not is_meld(cards):
-        raise IllegalAction(f"{' '.join(C.texts(cards))} is not a book or a run")
-    _check_not_stranded(hand, held, cards, lambda: extensions(cards))
+    opts = hand.options
+    if opts["wilds"] == "none" and not opts["ace_high"] and not action.stands:
+        _check_in_hand(held, cards)
+        if not is_meld(cards):
+            raise IllegalAction(f"{' '.join(C.texts(cards))} is not a book or a run")
+        _check_not_stranded(hand, held, cards, lambda: extensions(cards))
+        meld = Meld(seat, cards, by={c: seat for c in cards})
+    else:
+        meld = house.check_spread_play(hand, action)
     for c in cards:
         held.remove(c)
-    hand.melds[seat].append(Meld(seat, cards, by={c: seat for c in cards}))
+    _lay(hand, seat, meld)
+    _after_play(hand, seat)
+
+
+def _lay(hand: Hand, seat: int, meld: Meld) -> None:
+    hand.melds[seat].append(meld)
     hand.opened[seat] = True
     hand.extra["spread"] = True
-    hand.say(seat, f"melded {' '.join(C.texts(cards))}")
-    _after_play(hand, seat)
+    hand.say(seat, f"melded {' '.join(C.texts(meld.cards))}")
 
 
 def _layoff(hand: Hand, action: Action) -> None:
@@ -205,13 +242,19 @@ def _layoff(hand: Hand, action: Action) -> None:
         raise IllegalAction(f"there is no seat {owner} at this table")
     if not 0 <= index < len(hand.melds[owner]):
         raise IllegalAction(f"seat {owner} has no meld {index}")
-    _check_in_hand(held, [card])
     meld = hand.melds[owner][index]
-    if card not in extensions(meld.cards):
-        raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}")
-    _check_not_stranded(hand, held, [card], lambda: extensions(meld.cards + [card]))
+    opts = hand.options
+    if opts["wilds"] == "none" and not opts["ace_high"] and not action.stands:
+        _check_in_hand(held, [card])
+        if card not in extensions(meld.cards):
+            raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}")
+        _check_not_stranded(hand, held, [card], lambda: extensions(meld.cards + [card]))
+        new, back = meld.plus(card, seat), []
+    else:
+        new, back = house.check_hit(hand, action, meld, owner, index)
     held.remove(card)
-    hand.melds[owner][index] = meld.plus(card, seat)
+    held += back
+    hand.melds[owner][index] = new
     if owner != seat and hand.options["hit_lock"]:
         locks = hand.extra["locks"]
         hand.extra["locks"] = locks[:owner] + (hand.options["hit_lock"],) + locks[owner + 1:]
@@ -228,6 +271,8 @@ def _discard(hand: Hand, action: Action) -> None:
     if card == hand.extra["taken"]:
         raise IllegalAction(f"you took {C.text(card)} from the discard pile this turn, "
                             "so you may not discard it")
+    if hand.options["must_spread"]:
+        house.check_discard(hand, card)
     held.remove(card)
     hand.discard.append(card)
     hand.say(seat, f"discarded {C.text(card)}")
@@ -323,7 +368,7 @@ def _finish(hand: Hand, end: str, winners: list[int]) -> None:
 
 def deadwood(hand: Hand) -> list[int]:
     """Tonk counts every card in hand."""
-    return [C.total(h) for h in hand.hands]
+    return [house.count(h, hand.options) for h in hand.hands]
 
 
 def next_match(hand: Hand) -> dict:

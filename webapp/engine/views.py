@@ -43,21 +43,28 @@ def view_for(hand: Hand, seat: int, names: list[str] | None = None) -> dict:
         "turn": hand.turn,
         "phase": hand.phase,
         "hand": texts(sorted(hand.hands[seat])),
-        "melds": [{"seat": m.seat, "index": i,
-                   "cards": None if m.face_down and m.seat != seat else texts(m.cards),
-                   "face_down": m.face_down}
-                  for ms in hand.melds for i, m in enumerate(ms)],
+        "melds": [_meld(m, i, seat) for ms in hand.melds for i, m in enumerate(ms)],
         "discard_top": texts(hand.discard[-1:])[0] if hand.discard else None,
         "discard_pile": texts(hand.discard),
         "stock": len(hand.stock),
         "pot": hand.pot(),
-        "legal": [a.to_json() for a in legal_actions(hand, seat)],
+        # A reshuffling draw's `stock` is the server's secret: the seat sends a bare draw.
+        "legal": [a._replace(stock=None).to_json() for a in legal_actions(hand, seat)],
         "result": result_of(hand) if hand.over else None,
         "log": _log(hand, seat, names),
     }
 
 
-_CARD = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
+def _meld(m, i: int, seat: int) -> dict:
+    out = {"seat": m.seat, "index": i,
+           "cards": None if m.face_down and m.seat != seat else texts(m.cards),
+           "face_down": m.face_down}
+    if m.stands:            # Tonk wilds: what each stands for, as the action's `as` says it
+        out["as"] = {text(w): text(c) for w, c in m.stands}
+    return out
+
+
+_CARD = re.compile(r"\b(?:(?:10|[2-9AJQK])[CDHS]|JK)\b")
 
 
 def _log(hand: Hand, seat: int, names) -> list[str]:

@@ -29,7 +29,7 @@ def deal(table) -> tuple[dict, object]:
     if isinstance(deck, tuple):             # tests may also choose the dealer
         deck, dealer = deck
     if deck is None:
-        deck = shuffled_deck()          # webapp/deck.py: the OS's randomness
+        deck = shuffled_deck(engine.deck(table.game, table.options))  # the OS's randomness
     hand = engine.new_hand(table.game, table.players, dealer=dealer, options=table.options,
                            match=match, deck=list(deck))
     return {"number": number, "deck": list(deck), "dealer": dealer, "match": match,

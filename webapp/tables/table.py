@@ -7,14 +7,15 @@ import logging
 import threading
 import time
 
+from ..deck import with_stock
 from ..engine import game as engine
 from ..engine.errors import IllegalAction
 from ..engine.views import seat_name
 from .. import names
 from ..errors import Closed, Conflict, Forbidden, Illegal, Stale, Unauthorized
 from . import dealing, journal, turns
-from .checks import check_level, check_seat, check_version, clean_name, parse_action, \
-    request_key
+from .checks import canonical, check_level, check_seat, check_version, clean_name, \
+    parse_action, request_key
 from .seats import BOT_NAMES, free_seat, hash_token, new_seats, new_token, seat_of_token
 from .view import table_view
 
@@ -140,8 +141,10 @@ class Table:
             else:
                 if self.hand is None:
                     raise Illegal(NOT_DEALT)
+                parsed = with_stock(self.hand, parsed.for_seat(seat))
+                canon = canonical(parsed)       # as stored: a reshuffle's stock included
                 try:
-                    hand = engine.apply(self.hand, parsed.for_seat(seat))
+                    hand = engine.apply(self.hand, parsed)
                 except IllegalAction as e:
                     raise Illegal(str(e)) from None
             self._commit("action", self._action_row(seat, canon, key), hand)

@@ -7,6 +7,7 @@ import secrets
 import threading
 
 from ..bots import choose as _choose
+from ..deck import with_stock
 from ..engine import game as engine
 from ..engine.actions import Action
 from . import dealing
@@ -58,13 +59,13 @@ def play_bot(table, seat: int) -> None:
     view = table._view(seat, acting=True)
     rng = random.Random(secrets.randbits(64))
     try:
-        action = Action.from_json(_choose(view, table.seats[seat].bot, rng),
-                                  seat_required=False).for_seat(seat)
+        action = with_stock(table.hand, Action.from_json(
+            _choose(view, table.seats[seat].bot, rng), seat_required=False).for_seat(seat))
         hand = engine.apply(table.hand, action)
     except Exception as e:      # a bot's bug must never stall the table
         log.warning("table %s: the bot in seat %d failed (%s); it plays its first legal "
                     "action", table.code, seat, type(e).__name__)
-        action = engine.legal_actions(table.hand, seat)[0]
+        action = with_stock(table.hand, engine.legal_actions(table.hand, seat)[0])
         hand = engine.apply(table.hand, action)
     table._commit("action", table._action_row(seat, canonical(action)), hand)
 

@@ -29,10 +29,14 @@ LABELS = {
     "stake": "Stake", "hand_size": "Cards dealt", "upcard": "Turn up a first discard",
     "deal_tonk": "Tonk on the deal", "low_deal_double": "Low deal wins double",
     "hit_lock": "Hit lock (turns)", "tonk_out_needs_spread": "Tonk out needs a spread",
-    "stock_out": "When the stock runs out",
+    "stock_out": "When the stock runs out", "wilds": "Wild cards",
+    "face_values": "Jacks, queens, kings count", "ace_high": "Ace above the king",
+    "take_to_spread": "Take the discard only to spread it", "must_spread": "No spread kept in hand",
 }
 CHOICE_WORDS = {"next_turn": "next turn only", "hand": "the whole hand", "49-50": "49 or 50",
                 "50": "50 only", "lowest": "lowest count wins", "void": "void hand",
+                "reshuffle": "reshuffle the discards", "none": "none", "deuces": "the 2s",
+                "deuces_joker": "the 2s and a joker", "10": "10 each", "11-13": "11, 12, 13",
                 True: "on", False: "off"}
 
 

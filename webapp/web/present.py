@@ -41,8 +41,14 @@ _LAID_OFF = re.compile(r"laid off (\S+) on (.+?) meld\b")
 _SEAT = re.compile(r"\bseat (\d+)('s)?")
 
 
+JOKER = {"text": "JK", "rank": "JK", "suit": "J", "sym": "★", "name": "joker", "red": False,
+         "by_rank": 52, "by_suit": 52, "value": 0, "joker": True}
+
+
 def card(text: str) -> dict:
-    """Everything a template needs to draw one card given as '7H' / '10S'."""
+    """Everything a template needs to draw one card given as '7H' / '10S' (or Tonk's 'JK')."""
+    if text == "JK":
+        return JOKER
     rank, suit = text[:-1], text[-1]
     r = RANKS.index(rank)
     s = SUIT_ORDER.index(suit)
@@ -50,12 +56,23 @@ def card(text: str) -> dict:
     return {"text": text, "rank": rank, "suit": suit, "sym": sym,
             "name": f"{RANK_NAMES[r]} of {suit_name}",
             "red": suit in "DH", "by_rank": r * 4 + s, "by_suit": s * 13 + r,
-            "value": min(r + 1, 10)}
+            "value": min(r + 1, 10), "joker": False}
 
 
 def card_label(text: str) -> str:
-    """'7♥' for button labels."""
+    """'7♥' for button labels ('★' for the joker)."""
+    if text == "JK":
+        return JOKER["sym"]
     return text[:-1] + SUITS[text[-1]][0]
+
+
+def as_label(stands) -> str:
+    """A wild play's stand-ins, `{"JK": "6H"}`, as "★ as 6♥"."""
+    return ", ".join(f"{card_label(w)} as {card_label(c)}" for w, c in (stands or {}).items())
+
+
+def as_spoken(stands) -> str:
+    return ", ".join(f"{card(w)['name']} as {card(c)['name']}" for w, c in (stands or {}).items())
 
 
 def canon(texts) -> str:
@@ -160,7 +177,9 @@ def deadwood(view: dict) -> int | None:
     """The seat's own count now, shown under the hand (from its own cards only)."""
     hand = view.get("hand") or []
     if view.get("game") == "tonk":
-        return sum(card(t)["value"] for t in hand)
+        courts = (view.get("options") or {}).get("face_values") == "11-13"
+        return sum(card(t)["by_rank"] // 4 + 1 if courts and 40 <= card(t)["by_rank"] < 52
+                   else card(t)["value"] for t in hand)
     try:
         from ..engine import cards as C, melds
         return melds.deadwood([C.parse(t) for t in hand])
@@ -205,6 +224,7 @@ def install(app) -> None:
         _baraha_present=True, card=card, name_of=name_of, words=words, humanize=humanize,
         deadwood=deadwood, plan=plan, action_json=action_json, END_WORDS=END_WORDS,
         WHY_WORDS=WHY_WORDS, last_log=last_log, meld_by_key=meld_by_key, spoken=spoken,
-        turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken)
+        turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
+        as_spoken=as_spoken)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
-                               meld_label=meld_label)
+                               meld_label=meld_label, as_label=as_label)

@@ -1,0 +1,57 @@
+"""Tonk with wild cards on the phone page: the joker's own face, each stand-in a button
+of its own, a wild on the table showing what it stands for, and a replacement that is one
+hit of the natural card, bringing the wild back to the hand."""
+from __future__ import annotations
+
+import re
+
+from webapp.engine.cards import parse
+from webapp.tables import tables_of
+
+from .test_pages import create, forms, post, sit
+
+# Two players, seat 0 deals: seat 1 gets 5H JK 7H 9S KD, seat 0 gets 6H KC QD JS 9C;
+# then the upcard 3C, and the stock 4S 8D ...
+HANDS = {1: "5H JK 7H 9S KD".split(), 0: "6H KC QD JS 9C".split()}
+TOP = ["3C", "4S", "8D", "10H"]
+
+
+def _deck():
+    order = []
+    for i in range(5):
+        order += [HANDS[1][i], HANDS[0][i]]
+    order += TOP
+    rest = [r + s for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()] + ["JK"]
+    return [parse(c) for c in order + [c for c in rest if c not in order]]
+
+
+def test_wild_spread_and_replacement_on_the_page(app, client, decks):
+    decks[1] = (_deck(), 0)
+    code = create(client, game="tonk", players="2", **{"tonk.wilds": "deuces_joker"})
+    other = sit(app, code, "Ben", 1)
+    table = tables_of(app).get(code)
+    assert table.options["wilds"] == "deuces_joker"
+    mine, theirs = client, other        # the creator sits in seat 0, Ben in seat 1
+    assert table.hand.turn == 1
+    page = theirs.get(f"/t/{code}").data.decode()
+    assert re.search(r'class="card pick black s-J joker"[^>]*data-card="JK"', page), \
+        page[page.find('"JK"') - 300:page.find('"JK"') + 50]
+    draw = next(f for f in forms(page) if f["action"]["do"] == "draw")
+    page = post(theirs, code, draw["version"], draw["action"]).data.decode()
+    spreads = [f for f in forms(page) if f["action"]["do"] == "meld"]
+    assert [f["action"].get("as") for f in spreads] == [{"JK": "6H"}]
+    assert "★ as 6♥" in page
+    f = spreads[0]
+    page = post(theirs, code, f["version"], f["action"]).data.decode()
+    assert 'data-as="6H"' in page, "the wild on the table shows its stand-in"
+    f = next(f for f in forms(page) if f["action"] == {"do": "discard", "card": "KD"})
+    post(theirs, code, f["version"], f["action"])
+    page = mine.get(f"/t/{code}").data.decode()
+    f = next(f for f in forms(page) if f["action"]["do"] == "draw")
+    page = post(mine, code, f["version"], f["action"]).data.decode()
+    hit = next(f for f in forms(page) if f["action"].get("card") == "6H")
+    assert hit["action"] == {"do": "layoff", "card": "6H", "onto": {"seat": 1, "meld": 0}}
+    assert "takes back ★" in page
+    page = post(mine, code, hit["version"], hit["action"]).data.decode()
+    assert "JK" in table.view(0)["hand"], "the wild comes back to the hand"
+    assert 'data-card="JK"' in page and 'data-as=' not in page
