@@ -56,6 +56,12 @@ document.addEventListener("click", (e) => {
     if (f) { f.dataset.confirmed = "1"; submit(f); }
     return;
   }
+  const meld = e.target.closest(".meld.accepts");      // lay off by tapping the glowing meld
+  if (meld) {
+    const f = $('form.act[data-do=layoff][data-onto="' + meld.getAttribute("data-onto") + '"]:not([hidden])');
+    if (f) submit(f);
+    return;
+  }
   const tap = e.target.closest("[data-tap]");
   if (tap) {
     const forms = $$('form.act[data-do="' + tap.getAttribute("data-tap") + '"]');
