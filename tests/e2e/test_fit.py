@@ -55,7 +55,8 @@ def ana(browser, request):
     assert not errors, errors
 
 
-def table(server, page: Page, game: str, deck: list[str], dealer: int, acts=(), players=3, options=None):
+def table(server, page: Page, game: str, deck: list[str], dealer: int, acts=(), players=3, options=None,
+          mine=True):
     t = tables_of(server.app).create(game, players, options or {}, {})
     server.decks[t.code] = ([parse(c) for c in deck], dealer)
     for seat in range(players):
@@ -67,7 +68,7 @@ def table(server, page: Page, game: str, deck: list[str], dealer: int, acts=(), 
         seat = a.pop("seat")
         t.act(seat, t.view(seat)["version"], a)
     page.goto(f"{server.base}/t/{t.code}")
-    expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+    expect(page.locator("#view")).to_have_attribute("data-mine", "1" if mine else "0")
     return t
 
 
