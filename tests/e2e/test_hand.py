@@ -88,3 +88,23 @@ def test_bots_are_labelled_with_their_level_in_both_games(server, ana):  # noqa:
         ana.goto(f"{server.base}/t/{t.code}")
         want = ["bot · normal"] if n == 2 else ["bot · easy", "bot · hard"]
         expect(ana.locator(".opp .badge.bot")).to_have_text(want)
+
+
+def test_moves_that_do_not_fit_one_row_go_into_a_sheet(server, ana):  # noqa: F811
+    doc = scenario("tonk-2p-drop.json")
+    table(server, ana, "tonk", doc["deal"]["deck"], 1, players=2, options=doc["options"])
+    row = ana.locator("#actions .btns")
+    expect(row.locator(":scope > form.act")).to_have_count(2)     # Draw a card, Drop
+    expect(ana.locator("[data-more]")).to_be_hidden()
+    # A row with room for one button only: "More moves (2)" holds both.
+    ana.evaluate("""() => { document.querySelector('#actions .btns').style.width = '120px';
+                            window.dispatchEvent(new Event('resize')); }""")
+    expect(ana.locator("[data-more]")).to_have_text("More moves (2)")
+    expect(row.locator(":scope > form.act")).to_have_count(0)
+    ana.locator("[data-more]").click()
+    sheet = ana.locator("#more-moves")
+    expect(sheet.locator("form.act")).to_have_count(2)
+    expect(sheet.locator('form.act[data-do="drop"] button')).to_be_visible()
+    sheet.locator('form.act[data-do="drop"] button').click()       # still asks first
+    expect(ana.locator("#confirm")).to_be_visible()
+    expect(sheet).to_be_hidden()

@@ -4,31 +4,31 @@
 import { $, $$, say, submit } from "./dom.js";
 import { openDialog } from "./panels.js";
 
-// How many buttons fit in one row: about 100px each, two at the least.
-function capacity(row) { return Math.max(2, Math.min(4, Math.floor(row.clientWidth / 100))); }
+// How many buttons fit in one row: about 100px each (a phone's row has room for 3 or 4).
+function capacity(row) { return Math.max(1, Math.min(4, Math.floor(row.clientWidth / 100))); }
 
+const MOVES = ":scope > form.act, :scope > [data-open=take-sheet]";
 export function layoutMoves() {
   const row = $("#actions .btns"), sheet = $("#more-moves"), more = $("[data-more]");
   if (!row || !sheet || !more) return;
   const body = $(".more-body", sheet);
   // Back to the row first, in the server's order; then what does not fit goes to the sheet.
-  $$("form.act", body).forEach((f) => row.insertBefore(f, more));
-  $$("form.act", row).sort((a, b) => +a.dataset.i - +b.dataset.i).forEach((f) => row.insertBefore(f, more));
-  const shown = $$(":scope > form.act:not([hidden]), :scope > [data-open=take-sheet]", row);
+  const all = $$(MOVES, row).concat($$(MOVES, body)).sort((a, b) => +a.dataset.i - +b.dataset.i);
+  all.forEach((f) => row.insertBefore(f, more));
+  const shown = all.filter((f) => !f.hidden);
   const cap = capacity(row);
   if (shown.length > cap) {
-    shown.slice(cap - 1).forEach((f) => { if (f.matches("form.act")) body.appendChild(f); });
-    const n = $$("form.act", body).length;
-    more.textContent = say("moreMoves", { n: n });
-    more.hidden = n === 0;
+    shown.slice(cap - 1).forEach((f) => body.appendChild(f));
+    more.textContent = say("moreMoves", { n: shown.length - cap + 1 });
+    more.hidden = false;
   } else {
     more.hidden = true;
     if (sheet.open) sheet.close();
   }
 }
-// Number the forms once per view, so that they can go back to the server's order.
+// Number the moves once per view, so that they can go back to the server's order.
 export function numberMoves() {
-  $$("#actions .btns form.act").forEach((f, i) => { f.dataset.i = String(i); });
+  $$(MOVES, $("#actions .btns") || document.body).forEach((f, i) => { f.dataset.i = String(i); });
 }
 
 // ---- moves that end the hand ask first: "Drop with 12? The hand ends now." -----------------
@@ -40,6 +40,8 @@ document.body.addEventListener("htmx:confirm", (e) => {
   e.preventDefault();
   const d = $("#confirm");
   if (!d) { e.detail.issueRequest(true); return; }
+  const parent = f.closest("dialog");       // asked from the "More moves" sheet
+  if (parent && parent.open) parent.close();
   asking = f.getAttribute("data-do");
   $("#confirm-text").textContent = f.getAttribute("data-confirm");
   $("[data-confirm-yes]", d).textContent = f.getAttribute("data-confirm-yes");
