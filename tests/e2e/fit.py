@@ -39,8 +39,13 @@ SIZES = [(320, 568), (360, 640), (390, 844), (412, 915), (640, 360)]
 def fits(page: Page, what: str) -> int:
     """Asserts that every card and move button shown is on screen, uncovered, unscrolled;
     returns how many there were."""
-    page.wait_for_timeout(30)
-    got = page.evaluate(SHOWN)
+    # A sheet slides in and a swap settles in a frame or two: look again a few times
+    # before calling it covered (a busy machine is slow to paint).
+    for _ in range(6):
+        page.wait_for_timeout(60)
+        got = page.evaluate(SHOWN)
+        if not got["bad"] and got["scrolled"] == 0:
+            break
     assert got["scrolled"] == 0, f"{what}: the page scrolled to {got['scrolled']}"
     assert not got["bad"], f"{what}:\n" + "\n".join(got["bad"])
     return got["n"]

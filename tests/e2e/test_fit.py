@@ -69,6 +69,7 @@ def table(server, page: Page, game: str, deck: list[str], dealer: int, acts=(), 
         t.act(seat, t.view(seat)["version"], a)
     page.goto(f"{server.base}/t/{t.code}")
     expect(page.locator("#view")).to_have_attribute("data-mine", "1" if mine else "0")
+    page.wait_for_function("!!window.socket")      # the modules ran (taps have their handlers)
     return t
 
 
