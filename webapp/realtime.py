@@ -44,6 +44,16 @@ def notify(code: str, version: int) -> None:
     socketio.emit("changed", {"version": version}, to=code)
 
 
+def seat_room(code: str, seat: int) -> str:
+    """The room of one seat's connections (its phones): for pushes meant for that player."""
+    return f"{code}/{seat}"
+
+
+def nudge(code: str, seat: int) -> None:
+    """Someone nudged the player whose turn it is: only that seat's phones hear it."""
+    socketio.emit("nudge", {}, to=seat_room(code, seat))
+
+
 def cookie_name(code: str) -> str:
     return COOKIE_PREFIX + code
 
@@ -85,6 +95,7 @@ def on_connect(auth=None):
     if guard is not None:
         guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
     join_room(table.code)
+    join_room(seat_room(table.code, seat))
     with _lock:
         _sockets[request.sid] = (table, seat)
     table.connected(seat, +1)

@@ -88,6 +88,8 @@ def act(page: Page, a: dict) -> int:
         sel = 'form.act[data-do="take"]'
         if a.get("with"):
             sel += f'[data-with="{canon(a["with"])}"]'
+        if page.locator(sel).count() and not page.locator(sel + " button").is_visible():
+            page.locator("[data-tap=take]").click()      # several ways: the choice opens
         page.locator(sel + " button").click()
     elif do == "discard":
         tap(page, [a["card"]])
@@ -102,7 +104,13 @@ def act(page: Page, a: dict) -> int:
         page.locator(f'.meld.accepts[data-onto="{onto["seat"]}:{onto["meld"]}"]').click()
     else:
         page.locator(f'form.act[data-do="{do}"] button').click()
-    wait_version(page, before + 1)
+        if do in ("call_draw", "drop"):                 # it asks first; the move's name confirms
+            page.locator("#confirm [data-confirm-yes]").click()
+    try:
+        wait_version(page, before + 1)
+    except Exception:
+        page.screenshot(path="/tmp/stuck.png")
+        raise AssertionError(f"{a} did not move the table on: {page.locator('#actions').inner_text()}")
     return version(page)
 
 

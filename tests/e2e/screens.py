@@ -11,6 +11,12 @@ photographs Ana's screen:
     your-turn-{light,dark}.png Ana's turn, K♣ picked: the meld it lays off on glows
     result-{light,dark}.png    the end of the hand: the settlement line by line
 
+At 360x640 too (issue 10: the phones families hold):
+
+    your-turn-360-{light,dark}.png     Ana's turn after drawing, K♣ picked
+    drop-confirm-360-{light,dark}.png  Tonk: Drop asks first, with the count
+    result-360-{light,dark}.png        the settlement
+
 With --extra, also the Rules and Settings panels, 320x640 and a phone on its side
 (844x390), to look at (not committed).
 """
@@ -34,7 +40,12 @@ from .driver import (
     tap,
     wait_version,
 )
-from .stacked_server import build
+from webapp import create_app
+from webapp.engine.cards import parse
+from webapp.realtime import cookie_name
+from webapp.tables import tables_of
+
+SMALL = {"width": 360, "height": 640}
 
 
 def shoot(page: Page, out: Path, name: str, full: bool = False) -> None:
@@ -54,12 +65,32 @@ def extras(page: Page, out: Path, name: str) -> None:
     page.set_viewport_size(PHONE)
 
 
+def drop_confirm(app, decks, base: str, page: Page, out: Path) -> None:
+    """A Tonk table of two, Ana to play first: one tap on Drop asks first."""
+    doc = scenario("tonk-2p-drop.json")
+    t = tables_of(app).create("tonk", 2, doc["options"], {})
+    decks[t.code] = ([parse(c) for c in doc["deal"]["deck"]], 1)
+    for seat, name in enumerate(("Ana", "Ben")):
+        _, token = t.join(name, seat)
+        if seat == 0:
+            page.context.add_cookies([{"name": cookie_name(t.code), "value": token, "url": base}])
+    page.set_viewport_size(SMALL)
+    page.goto(f"{base}/t/{t.code}")
+    page.locator('form.act[data-do="drop"] button').click()
+    page.locator("#confirm").wait_for()
+    shoot(page, out, "drop-confirm-360")
+    page.set_viewport_size(PHONE)
+
+
 def main(out: Path, extra: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     doc = scenario("tongits-challenge.json")
     acts = doc["actions"]
     with tempfile.TemporaryDirectory() as tmp:
-        app = build(str(Path(tmp) / "screens.sqlite3"), doc)
+        decks = {}
+        tongits = ([parse(c) for c in doc["deal"]["deck"]], doc["dealer"])
+        app = create_app({"DATABASE": str(Path(tmp) / "screens.sqlite3"), "BOT_DELAY": 0, "TESTING": True,
+                          "DECK_SOURCE": lambda code, n: decks.get(code, tongits) if n == 1 else None})
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
@@ -92,6 +123,9 @@ def main(out: Path, extra: bool = False) -> None:
             tap(ana, ["KC"])
             ana.evaluate("window.scrollTo(0, 0)")
             shoot(ana, out, "your-turn")
+            ana.set_viewport_size(SMALL)
+            shoot(ana, out, "your-turn-360")
+            ana.set_viewport_size(PHONE)
             if extra:
                 extras(ana, out, "your-turn")
                 ana.locator("[data-open=settings]").click()
@@ -117,8 +151,12 @@ def main(out: Path, extra: bool = False) -> None:
             ana.locator("#result").wait_for()
             ana.evaluate("window.scrollTo(0, 0)")
             shoot(ana, out, "result")
+            ana.set_viewport_size(SMALL)
+            ana.evaluate("window.scrollTo(0, 0)")
+            shoot(ana, out, "result-360")
             if extra:
                 extras(ana, out, "result")
+            drop_confirm(app, decks, base, ana, out)
             browser.close()
         server.shutdown()
 

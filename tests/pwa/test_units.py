@@ -232,7 +232,7 @@ def test_the_worker_version_follows_the_files(app, client, tmp_path):
 
 # ---- compression and caching -------------------------------------------------------------------
 
-@pytest.mark.parametrize("url", ["/", "/static/css/app.css", "/static/js/app.js",
+@pytest.mark.parametrize("url", ["/", "/static/css/app.css", "/static/js/ui/bridge.js",
                                  "/static/js/vendor/htmx.min.js", "/help/https"])
 def test_text_is_gzipped(client, url):
     r = client.get(url, headers={"Accept-Encoding": "gzip"})

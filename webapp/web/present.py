@@ -148,11 +148,46 @@ def cards_spoken(texts) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+SORTS = ("arrange", "rank", "suit")
+
+
+def sort_of(cookie: str | None) -> str:
+    return cookie if cookie in SORTS else "suit"
+
+
+def best_melds(hand) -> list[list[str]]:
+    """The melds of the best split of the seat's own hand (Tong-its: the split with the
+    least deadwood; Tonk the same runs and books), each in deck order. Own cards only."""
+    try:
+        from ..engine import cards as C, melds
+        return [C.texts(m) for m in melds.best_split([C.parse(t) for t in hand or []])[1]]
+    except Exception:   # presentation only: never break a page over a hint
+        return []
+
+
+def arranged(hand) -> list[str]:
+    """"Arrange": the melds of the best split first (biggest first), then the other cards
+    by value, high to low (the ones to throw first are at the end)."""
+    groups = sorted(best_melds(hand), key=lambda m: (-len(m), card(m[0])["by_suit"]))
+    used = {t for m in groups for t in m}
+    rest = sorted((t for t in hand or [] if t not in used),
+                  key=lambda t: (-card(t)["value"], card(t)["by_rank"]))
+    return [t for m in groups for t in m] + rest
+
+
 def hand_in_order(hand, sort: str) -> list[str]:
-    """The seat's cards in the order chosen (by suit, or by rank): the DOM order, so that
-    the screen, the keyboard and a screen reader all go through them the same way."""
+    """The seat's cards in the order chosen (Arrange, by rank or by suit): the DOM order,
+    so that the screen, the keyboard and a screen reader go through them the same way."""
+    if sort == "arrange":
+        return arranged(hand)
     key = "by_rank" if sort == "rank" else "by_suit"
     return sorted(hand or [], key=lambda t: card(t)[key])
+
+
+def meld_marks(hand) -> dict[str, int]:
+    """card -> number (1, 2...) of the best-split meld it belongs to, for the marks."""
+    groups = sorted(best_melds(hand), key=lambda m: (-len(m), card(m[0])["by_suit"]))
+    return {t: i + 1 for i, m in enumerate(groups) for t in m}
 
 
 def turn_words(view: dict) -> str:
@@ -225,6 +260,36 @@ def install(app) -> None:
         deadwood=deadwood, plan=plan, action_json=action_json, END_WORDS=END_WORDS,
         WHY_WORDS=WHY_WORDS, last_log=last_log, meld_by_key=meld_by_key, spoken=spoken,
         turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
-        as_spoken=as_spoken)
+        as_spoken=as_spoken, arranged=arranged, meld_marks=meld_marks, draw_blocked=draw_blocked)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
+
+
+_ONTO_MINE = "laid off "
+
+
+def draw_blocked(view: dict) -> str | None:
+    """Why Call Draw is not offered on your turn, when a lay-off on your melds is why
+    (house rule sapaw_blocks_draw): "Ben laid off on your meld: you may call Draw on your
+    next turn". From the seat's own view only (its legal moves and the public log)."""
+    if view.get("game") != "tongits" or view.get("turn") != view.get("seat") or view.get("phase") != "draw":
+        return None
+    me = view.get("seat")
+    player = next((p for p in view.get("players") or [] if p.get("seat") == me), {})
+    legal = {a.get("do") for a in view.get("legal") or []}
+    if "call_draw" in legal or not player.get("opened") or "draw" not in legal:
+        return None
+    mine = name_of(view, me)
+    onto = (f" on {mine}'s meld", " on your meld", " on their own meld")
+    for line in reversed(view.get("log") or []):
+        if _ONTO_MINE not in line or not line.endswith(onto):
+            continue
+        who = line.split(" laid off ", 1)[0]
+        if line.endswith(" on their own meld") and who != mine:
+            continue                  # someone else's own meld
+        whole = (view.get("options") or {}).get("sapaw_blocks_draw") == "hand"
+        later = "you may not call Draw in this hand" if whole else "you may call Draw on your next turn"
+        if who == mine:
+            return f"You laid off on your own meld: {later}."
+        return f"{who} laid off on your meld: {later}."
+    return None

@@ -10,6 +10,8 @@ on screen but the toast.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from functools import lru_cache
 
 import segno
@@ -17,7 +19,7 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
                    request, url_for)
 
 from ..errors import BadRequest, Stale, Unauthorized, WebError
-from ..realtime import cookie_name
+from ..realtime import cookie_name, nudge as push_nudge
 from ..tables import tables_of
 from . import guard, present
 from .lobby import GAMES, rules_for, set_seat_cookie
@@ -25,6 +27,9 @@ from .lobby import GAMES, rules_for, set_seat_cookie
 bp = Blueprint("table", __name__, url_prefix="/t")
 
 SORT_COOKIE = "baraha-sort"
+NUDGE_EVERY = 20.0     # seconds: at most one nudge per player in that time, from anyone
+_nudged: dict[tuple[str, int], float] = {}      # (code, seat) -> monotonic time of the last
+_nudge_lock = threading.Lock()
 STALE_WORDS = "Someone moved before your tap arrived; here is the table as it is now."
 
 
@@ -77,7 +82,7 @@ def _context(view: dict) -> dict:
     return {
         "view": view,
         "waiting": view.get("phase") == "waiting",
-        "sort": "rank" if request.cookies.get(SORT_COOKIE) == "rank" else "suit",
+        "sort": present.sort_of(request.cookies.get(SORT_COOKIE)),
         "waiting_for": [p["seat"] for p in ready] if view.get("result") and me.get("ready") else [],
     }
 
@@ -211,4 +216,38 @@ def set_bot(code: str, seat: int):
         return _fail(table, me, e)
     if _is_htmx():
         return _partial(view)
+    return redirect(url_for("table.page", code=table.code), 303)
+
+
+@bp.post("/<code>/nudge")
+def nudge(code: str):
+    """Tap the box of the player whose turn it is: their phones chime or buzz (a Socket.IO
+    push to that seat's room only). At most once every NUDGE_EVERY seconds per player."""
+    guard.check()
+    table = tables_of(current_app).get(code)
+    me = _seat(table)
+    if me is None:
+        return _plain("This browser has no seat at this table: reload the page to join.", 401)
+    view = table.view(me)
+    turn = view.get("turn")
+    player = next((p for p in view["players"] if p["seat"] == turn), None)
+    if turn is None or turn == me or player is None or player.get("bot") or view.get("result"):
+        return _plain("There is nobody to nudge: it is not another person's turn.", 422)
+    now = time.monotonic()
+    key = (table.code, turn)
+    with _nudge_lock:
+        wait = NUDGE_EVERY - (now - _nudged.get(key, -NUDGE_EVERY))
+        if wait <= 0:
+            _nudged[key] = now
+            if len(_nudged) > 4096:         # bounded: forget the old ones
+                for k in [k for k, t in _nudged.items() if now - t > NUDGE_EVERY]:
+                    del _nudged[k]
+    name = present.name_of(view, turn)
+    if wait > 0:
+        return _plain(f"{name} was nudged a moment ago: try again in {int(wait) + 1} s.", 429)
+    push_nudge(table.code, turn)
+    if _is_htmx():
+        resp = make_response("", 204)
+        resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": f"{name}'s phone chimes."})
+        return resp
     return redirect(url_for("table.page", code=table.code), 303)

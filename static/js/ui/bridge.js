@@ -1,0 +1,176 @@
+/* The bridge: Socket.IO says "version N exists", htmx fetches this seat's view and swaps
+   #table; around each swap, the state the server does not know is kept (picked cards,
+   open <details>, focus, your order of the cards), and cards fly. Then the turn cues and
+   what a screen reader hears. */
+import { $, $$, S, say, toast, view, version, picks, visible, motion } from "./dom.js";
+import { turnCue } from "./prefs.js";
+import { snapshot, animate } from "./motion.js";
+import { focusKey, findKey, fallbackFocus } from "./focus.js";
+import { saved, keepSelection, selected, update, rove, restoreOrder, noteFresh, clearFresh } from "./hand.js";
+import { afterSwapMoves } from "./moves.js";
+
+const root = $("#table");
+const baseTitle = document.title.replace(/^● .*? · /, "");
+
+let openDetails = {}, before = null, focusBefore = null, focusWasIn = false;
+document.body.addEventListener("htmx:beforeRequest", (e) => {
+  const elt = e.detail.elt;
+  if (elt && elt.matches && elt.matches("form.act")) {
+    keepSelection([]);
+    const d = elt.getAttribute("data-do");
+    if (d !== "draw" && d !== "take") clearFresh();
+    $$("form.act button").forEach((b) => { b.disabled = true; });   // no double tap
+  }
+});
+document.body.addEventListener("htmx:beforeSwap", (e) => {
+  if (e.detail.target !== root) return;
+  const m = /data-version="(\d+)"/.exec(e.detail.serverResponse || "");
+  if (m && +m[1] < version()) { e.detail.shouldSwap = false; return; }  // an older answer arrived late
+  $$("details[id]", root).forEach((d) => { openDetails[d.id] = d.open; });
+  before = snapshot();
+  focusWasIn = root.contains(document.activeElement) && document.activeElement !== root;
+  focusBefore = focusWasIn ? focusKey(document.activeElement) : null;
+});
+document.body.addEventListener("htmx:afterSwap", (e) => {
+  if (e.detail.target !== root) return;
+  $$("details[id]", root).forEach((d) => { if (openDetails[d.id]) d.open = true; });
+  const keep = saved;
+  picks().forEach((b) => {
+    if (keep.indexOf(b.getAttribute("data-card")) >= 0) b.setAttribute("aria-pressed", "true");
+  });
+  const b = before;
+  before = null;
+  const v = view();
+  if (b && v && v.getAttribute("data-hand-no") === b.hand && v.getAttribute("data-mine") === "1" &&
+      v.getAttribute("data-phase") === "play") {
+    const gained = picks().map((p) => p.getAttribute("data-card")).filter((c) => !b.cards[c]);
+    if (gained.length) noteFresh(gained);
+  }
+  restoreOrder();
+  afterSwapMoves();
+  update();
+  if (focusWasIn) {
+    let target = findKey(focusBefore);
+    if (!visible(target) || target.disabled) target = b ? fallbackFocus(b) : null;
+    if (target) {
+      if (target.matches("#hand .pick")) rove(target, false);
+      target.focus({ preventScroll: true });
+    }
+  } else {
+    const cur = $("#hand .pick[tabindex='0']");
+    if (cur) rove(cur, false);
+  }
+  try { animate(b); } catch (err) { /* motion is decoration only */ }
+  const res = $("#result");
+  if (res && b && !b.result) res.scrollIntoView({ block: "start", behavior: motion() ? "smooth" : "auto" });
+  afterView(true);
+});
+document.body.addEventListener("htmx:afterRequest", () => {
+  $$("form.act button").forEach((b) => { b.disabled = false; });
+  keepSelection(selected());     // refused (nothing swapped): the selection stays for the next push
+});
+document.body.addEventListener("htmx:responseError", (e) => {
+  const xhr = e.detail.xhr;
+  const text = (xhr.getResponseHeader("Content-Type") || "").indexOf("text/plain") === 0 ? xhr.responseText : "";
+  toast(text || say("serverNo", { status: xhr.status }));
+});
+document.body.addEventListener("htmx:sendError", () => toast(S.noConnection));
+document.body.addEventListener("baraha-toast", (e) => toast(e.detail && e.detail.value));
+
+/* ---- after every view: the invite, the turn cues, what a screen reader hears -------- */
+let wasMine = null, heard = null, heardHand = null, lastTurn = "";
+function afterView(swapped) {
+  const v = view();
+  if (!v) return;
+  const invite = $("#invite[data-auto]");
+  if (invite && v.getAttribute("data-phase") !== "waiting") {
+    // Opened for the seating only: the deal closes it (the code chip opens it again).
+    invite.removeAttribute("data-auto");
+    invite.hidden = true;
+    const chip = $("[data-toggle=invite]");
+    if (chip) chip.setAttribute("aria-expanded", "false");
+  }
+  const mine = v.getAttribute("data-mine") === "1";
+  if (mine && wasMine === false && swapped) turnCue();
+  wasMine = mine;
+  document.title = (mine ? S.titleTurn + " · " : "") + baseTitle;
+  // The phone's own toolbar turns yellow too (where the browser colours it).
+  $$("meta[name=theme-color]").forEach((m) => {
+    if (!m.hasAttribute("data-base")) m.setAttribute("data-base", m.getAttribute("content"));
+    m.setAttribute("content", mine ? "#f3b600" : m.getAttribute("data-base"));
+  });
+  // The live region: the moves that are new since the last view, then whose turn it is.
+  const sayEl = $("#say"), region = $("#announce");
+  const count = +v.getAttribute("data-log") || 0, hand = v.getAttribute("data-hand-no");
+  if (sayEl && region) {
+    const lines = $$("p:not([data-turn-words])", sayEl).map((p) => p.textContent.trim());
+    const turnP = $("[data-turn-words]", sayEl);
+    const turn = turnP ? turnP.textContent.trim() : "";
+    let fresh = [];
+    if (heard !== null) {
+      const n = hand !== heardHand ? count : Math.max(0, count - heard);
+      fresh = lines.slice(Math.max(0, lines.length - n));
+    }
+    const text = fresh.map((l) => l.replace(/[.!]?$/, ".")).concat(turn ? [turn] : []).join(" ");
+    // Only news: new moves, or a turn that moved on (a redraw with neither says nothing).
+    if (heard !== null && text && (fresh.length || turn !== lastTurn)) region.textContent = text;
+    lastTurn = turn;
+    heard = count;
+    heardHand = hand;
+  }
+}
+
+if (root) {
+  restoreOrder();
+  afterSwapMoves();
+  afterView(false);
+  update();
+  rove($("#hand .pick[tabindex='0']"), false);
+  connect();
+}
+
+/* ---- Socket.IO: a signal that version N exists; each phone fetches its own view ---- */
+function connect() {
+  let busy = false, again = false;
+  function resync() {
+    if (busy) { again = true; return; }
+    busy = true;
+    window.htmx.ajax("GET", root.getAttribute("data-partial"), { target: "#table", swap: "innerHTML" })
+      .catch(() => { /* the banner already says it */ })
+      .then(() => { busy = false; if (again) { again = false; resync(); } });
+  }
+  window.barahaResync = resync;
+  if (!window.io) return;
+  const banner = $("#offline");
+  function offline(on, words) {
+    if (!banner) return;
+    if (words) banner.textContent = words;
+    banner.hidden = !on;
+  }
+  const socket = window.io({
+    transports: ["websocket", "polling"], tryAllTransports: true,
+    auth: { code: root.getAttribute("data-code") },
+  });
+  window.socket = socket;
+  socket.on("connect", () => {
+    offline(false);
+    resync();       // something may have happened before or while we were connected
+  });
+  socket.on("disconnect", () => offline(true, S.reconnecting));
+  socket.on("connect_error", () => {
+    if (socket.active) offline(true, S.reconnecting);
+    else offline(true, S.refused);
+  });
+  socket.on("changed", (msg) => {
+    // Equal versions too: a player's connection came or went (shown as "away").
+    if (!msg || typeof msg.version !== "number" || msg.version >= version()) resync();
+  });
+  // Someone tapped "Nudge" on this player's box: only this seat's phones get it.
+  socket.on("nudge", () => { turnCue(); toast(S.nudged); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) return;
+    if (!socket.connected) socket.connect();
+    resync();
+  });
+  setInterval(() => { if (!socket.connected && !document.hidden) resync(); }, 15000);
+}

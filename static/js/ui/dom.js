@@ -1,0 +1,39 @@
+/* Small shared helpers: selectors, the toast, the page's words (filled by the template). */
+export const $ = (sel, el) => (el || document).querySelector(sel);
+export const $$ = (sel, el) => Array.from((el || document).querySelectorAll(sel));
+
+// Every word this code shows comes from #js-words (base.html), so it can be translated
+// with the templates. A missing word shows its key, which a test would notice.
+const wordsEl = document.getElementById("js-words");
+export const S = wordsEl ? Object.assign({}, wordsEl.dataset) : {};
+export function say(key, vars) {
+  let text = S[key] || key;
+  Object.keys(vars || {}).forEach((k) => { text = text.split("{" + k + "}").join(vars[k]); });
+  return text;
+}
+
+let toastTimer = null;
+export function toast(msg) {
+  const t = $("#toast");
+  if (!t || !msg) return;
+  t.textContent = msg;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 4500);
+}
+window.barahaToast = toast;
+
+const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+export function motion() { return !(reduced && reduced.matches) && !!Element.prototype.animate; }
+
+export function view() { return $("#view"); }
+export function version() {
+  const v = view();
+  return v ? +v.getAttribute("data-version") || 0 : 0;
+}
+export function myTurn() { const v = view(); return !!v && v.getAttribute("data-mine") === "1"; }
+export function picks() { return $$("#hand .pick"); }
+export function visible(el) { return !!el && !el.closest("[hidden]") && el.getClientRects().length > 0; }
+export function submit(form) {
+  if (form.requestSubmit) form.requestSubmit(); else window.htmx.trigger(form, "submit");
+}

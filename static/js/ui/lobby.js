@@ -1,0 +1,23 @@
+/* The lobby's form: show the chosen game's options and seats only. */
+import { $, $$ } from "./dom.js";
+
+const create = $("#create");
+if (create) {
+  const sync = () => {
+    const g = $("[name=game]:checked", create);
+    const game = g ? g.value : "tongits";
+    $$("[data-game]", create).forEach((el) => {
+      const on = el.getAttribute("data-game") === game;
+      el.hidden = !on;
+      el.disabled = !on;
+    });
+    const n = game === "tongits" ? 3 : +($("[name=players]", create) || { value: 4 }).value;
+    $$("[data-seat-row]", create).forEach((row) => {
+      const on = +row.getAttribute("data-seat-row") < n;
+      row.hidden = !on;
+      $$("select", row).forEach((s) => { s.disabled = !on; });
+    });
+  };
+  create.addEventListener("change", sync);
+  sync();
+}

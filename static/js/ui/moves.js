@@ -1,0 +1,86 @@
+/* Your moves: one row of buttons, the rest in a sheet ("More moves"); a confirmation
+   before a move that ends the hand (Call Draw, Drop); taps on the stock and the discard
+   pile; the nudge. The buttons themselves are forms the server made (form.act). */
+import { $, $$, say, submit } from "./dom.js";
+import { openDialog } from "./panels.js";
+
+// How many buttons fit in one row: about 100px each (a phone's row has room for 3 or 4).
+function capacity(row) { return Math.max(1, Math.min(4, Math.floor(row.clientWidth / 100))); }
+
+const MOVES = ":scope > form.act, :scope > [data-open=take-sheet]";
+export function layoutMoves() {
+  const row = $("#actions .btns"), sheet = $("#more-moves"), more = $("[data-more]");
+  if (!row || !sheet || !more) return;
+  const body = $(".more-body", sheet);
+  // Back to the row first, in the server's order; then what does not fit goes to the sheet.
+  const all = $$(MOVES, row).concat($$(MOVES, body)).sort((a, b) => +a.dataset.i - +b.dataset.i);
+  all.forEach((f) => row.insertBefore(f, more));
+  const shown = all.filter((f) => !f.hidden);
+  const cap = capacity(row);
+  if (shown.length > cap) {
+    shown.slice(cap - 1).forEach((f) => body.appendChild(f));
+    more.textContent = say("moreMoves", { n: shown.length - cap + 1 });
+    more.hidden = false;
+  } else {
+    more.hidden = true;
+    if (sheet.open) sheet.close();
+  }
+}
+// Number the moves once per view, so that they can go back to the server's order.
+export function numberMoves() {
+  $$(MOVES, $("#actions .btns") || document.body).forEach((f, i) => { f.dataset.i = String(i); });
+}
+
+// ---- moves that end the hand ask first: "Drop with 12? The hand ends now." -----------------
+let asking = null;
+document.body.addEventListener("htmx:confirm", (e) => {
+  const f = e.detail.elt;
+  if (!f || !f.matches || !f.matches("form.act[data-confirm]")) return;
+  if (f.dataset.confirmed === "1") return;
+  e.preventDefault();
+  const d = $("#confirm");
+  if (!d) { e.detail.issueRequest(true); return; }
+  const parent = f.closest("dialog");       // asked from the "More moves" sheet
+  if (parent && parent.open) parent.close();
+  asking = f.getAttribute("data-do");
+  $("#confirm-text").textContent = f.getAttribute("data-confirm");
+  $("[data-confirm-yes]", d).textContent = f.getAttribute("data-confirm-yes");
+  openDialog(d);
+  $("[data-confirm-no]", d).focus();
+});
+document.addEventListener("click", (e) => {
+  const yes = e.target.closest("[data-confirm-yes]"), no = e.target.closest("[data-confirm-no]");
+  if (yes || no) {
+    $("#confirm").close();
+    // The current form of that move: a push may have redrawn the table meanwhile.
+    const f = yes && asking ? $('form.act[data-do="' + asking + '"]') : null;
+    asking = null;
+    if (f) { f.dataset.confirmed = "1"; submit(f); }
+    return;
+  }
+  const meld = e.target.closest(".meld.accepts");      // lay off by tapping the glowing meld
+  if (meld) {
+    const f = $('form.act[data-do=layoff][data-onto="' + meld.getAttribute("data-onto") + '"]:not([hidden])');
+    if (f) submit(f);
+    return;
+  }
+  const tap = e.target.closest("[data-tap]");
+  if (tap) {
+    const forms = $$('form.act[data-do="' + tap.getAttribute("data-tap") + '"]');
+    if (forms.length === 1) submit(forms[0]);
+    else if (forms.length > 1 && $("#take-sheet")) openDialog($("#take-sheet"));
+  }
+});
+// A move chosen in a sheet closes the sheet; a view that no longer has the move closes
+// the question about it.
+document.body.addEventListener("htmx:beforeRequest", (e) => {
+  const elt = e.detail.elt;
+  const d = elt && elt.closest && elt.closest("dialog");
+  if (d && d.open) d.close();
+});
+export function afterSwapMoves() {
+  const d = $("#confirm");
+  if (d && d.open && !(asking && $('form.act[data-do="' + asking + '"]'))) { d.close(); asking = null; }
+  numberMoves();
+}
+window.addEventListener("resize", () => layoutMoves());

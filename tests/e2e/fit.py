@@ -1,0 +1,67 @@
+"""Helpers for the fit tests: tables dealt from a chosen deck, and the check that the hand
+and the moves are all on screen and uncovered."""
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from webapp.engine.cards import parse
+
+# Every card of #hand, every move button shown (in the row, or in an open sheet).
+SHOWN = """() => {
+  const W = innerWidth, H = innerHeight, bad = [];
+  const open = [...document.querySelectorAll("dialog[open]")];
+  const els = open.length
+    ? [...open[open.length - 1].querySelectorAll("button")]
+    : [...document.querySelectorAll("#hand .pick"),
+       ...document.querySelectorAll("#actions form.act button, #actions .btns > button")];
+  let n = 0;
+  for (const el of els) {
+    if (el.closest("[hidden]") || !el.getClientRects().length) continue;
+    n++;
+    const r = el.getBoundingClientRect(), name = el.dataset.card || el.textContent.trim();
+    if (r.left < 0 || r.top < 0 || r.right > W + .5 || r.bottom > H + .5) {
+      bad.push(name + " is off screen: " + [r.left, r.top, r.right, r.bottom].map(Math.round)); continue;
+    }
+    for (const [fx, fy] of [[.5, .5], [.12, .12], [.88, .12], [.12, .88], [.88, .88]]) {
+      const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+      if (!hit || !el.contains(hit)) {
+        bad.push(name + " is covered at " + fx + "," + fy + " by " + (hit ? hit.outerHTML.slice(0, 80) : "nothing"));
+        break;
+      }
+    }
+  }
+  return {bad, n, scrolled: scrollY, cards: document.querySelectorAll("#hand .pick").length};
+}"""
+
+SIZES = [(320, 568), (360, 640), (390, 844), (412, 915), (640, 360)]
+
+
+def fits(page: Page, what: str) -> int:
+    """Asserts that every card and move button shown is on screen, uncovered, unscrolled;
+    returns how many there were."""
+    # A sheet slides in and a swap settles in a frame or two: look again a few times
+    # before calling it covered (a busy machine is slow to paint).
+    for _ in range(6):
+        page.wait_for_timeout(60)
+        got = page.evaluate(SHOWN)
+        if not got["bad"] and got["scrolled"] == 0:
+            break
+    assert got["scrolled"] == 0, f"{what}: the page scrolled to {got['scrolled']}"
+    assert not got["bad"], f"{what}:\n" + "\n".join(got["bad"])
+    return got["n"]
+
+
+def deck_of(hands: list[list[str]], dealer: int, rest_first: list[str] = ()) -> list[str]:
+    """A deck that deals `hands` (dealer first, one card at a time round the seats), then
+    the stock: `rest_first` on top, then every other card."""
+    n = len(hands)
+    order = [(dealer + i) % n for i in range(sum(map(len, hands)))]
+    take = [list(h) for h in hands]
+    deck = [take[s].pop(0) for s in order]
+    used = set(deck) | set(rest_first)
+    others = [r + s for s in "CDHS" for r in ("A 2 3 4 5 6 7 8 9 10 J Q K".split()) if r + s not in used]
+    for t in deck + list(rest_first):
+        parse(t)
+    # The stock is drawn from its end (the engine reverses it): the first to draw gets
+    # rest_first[0].
+    return deck + list(rest_first) + others

@@ -1,0 +1,142 @@
+"""The table fits the phone in your hand (issue 10.1): at 320x568, 360x640, 390x844,
+412x915 and 640x360 on its side, on your turn, every card of your hand and every move
+button shown are on screen together and uncovered (elementFromPoint at five points of
+each), with no scrolling: before drawing, after drawing, with a card picked, and with a
+take offered several ways (the choice opens in a sheet). Also the moves that end a hand
+ask first: one tap on Drop does not end a Tonk hand, the confirming tap does.
+
+One server for the module; tables are made and moved in-process, each dealt from a deck
+chosen here (DECK_SOURCE by table code); only Ana's phone is a browser.
+"""
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import Page, expect
+from werkzeug.serving import make_server
+
+from webapp import create_app
+from webapp.engine.cards import parse
+from webapp.realtime import cookie_name
+from webapp.tables import tables_of
+
+from .driver import scenario, wait_version
+from .fit import SIZES, deck_of, fits
+
+pytestmark = pytest.mark.e2e
+NAMES = ["Ana", "Ben", "Cy"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    decks: dict[str, tuple[list[int], int]] = {}
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("fit") / "fit.sqlite3"), "BOT_DELAY": 0,
+                      "TESTING": True, "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else None})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", app=app, decks=decks)
+    tables_of(app).shutdown()
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture
+def ana(browser, request):
+    w, h = request.param
+    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=True, reduced_motion="reduce")
+    ctx.set_default_timeout(10_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    ctx.close()
+    assert not errors, errors
+
+
+def table(server, page: Page, game: str, deck: list[str], dealer: int, acts=(), players=3, options=None,
+          mine=True):
+    t = tables_of(server.app).create(game, players, options or {}, {})
+    server.decks[t.code] = ([parse(c) for c in deck], dealer)
+    for seat in range(players):
+        _, token = t.join(NAMES[seat], seat)
+        if seat == 0:
+            page.context.add_cookies([{"name": cookie_name(t.code), "value": token, "url": server.base}])
+    for a in acts:
+        a = dict(a)
+        seat = a.pop("seat")
+        t.act(seat, t.view(seat)["version"], a)
+    page.goto(f"{server.base}/t/{t.code}")
+    expect(page.locator("#view")).to_have_attribute("data-mine", "1" if mine else "0")
+    page.wait_for_function("!!window.socket")      # the modules ran (taps have their handlers)
+    return t
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#view").get_attribute("data-version"))
+
+
+@pytest.mark.parametrize("ana", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_hand_and_moves_fit_at_every_step_of_a_turn(server, ana):
+    doc = scenario("tongits-challenge.json")
+    table(server, ana, "tongits", doc["deal"]["deck"], doc["dealer"], doc["actions"][:5])
+    assert fits(ana, "before drawing") == 12 + 2          # 12 cards; Draw a card, Take Q♠
+    v = version(ana)
+    ana.locator(".pile.stock [data-tap=draw]").click()     # tap the stock: draw
+    wait_version(ana, v + 1)
+    expect(ana.locator("#hand .pick")).to_have_count(13)
+    expect(ana.locator("#hand .pick.fresh")).to_have_count(1)   # the card just drawn
+    fits(ana, "after drawing")
+    ana.locator('#hand .pick[data-card="KC"]').click()
+    expect(ana.locator('form.act[data-do="layoff"]:not([hidden])')).to_have_count(1)
+    fits(ana, "K♣ picked")
+    for i in (0, 1):
+        ana.locator("#hand .pick:not([aria-pressed=true])").nth(i).click()
+    expect(ana.locator("#hand .pick[aria-pressed=true]")).to_have_count(3)
+    fits(ana, "three cards picked")
+    ana.screenshot(path=f"/tmp/fit-{ana.viewport_size['width']}.png")
+
+
+@pytest.mark.parametrize("ana", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_take_offered_several_ways_opens_a_choice_that_fits(server, ana):
+    # Cy deals and throws 7♦: Ana can take it with two or three sevens, or 8♦ 9♦.
+    hands = [["7C", "7H", "7S", "8D", "9D", "2C", "4S", "6H", "JC", "QD", "KH", "3D"],
+             ["AC", "2D", "3H", "5S", "6C", "8H", "10S", "JD", "QS", "KC", "AD", "4H"],
+             ["7D", "AH", "2H", "3S", "4C", "5D", "6S", "8C", "9H", "10C", "JH", "QC", "KS"]]
+    table(server, ana, "tongits", deck_of(hands, 2), 2, [{"seat": 2, "do": "discard", "card": "7D"}])
+    takes = ana.locator('form.act[data-do="take"]')
+    expect(takes).to_have_count(5)
+    fits(ana, "a take five ways")
+    ana.locator(".pile.discard [data-tap=take]").click()    # tap the discard: the choice
+    expect(ana.locator("#take-sheet")).to_be_visible()
+    assert fits(ana, "the choice of takes") == 5 + 1        # five ways and the close button
+    v = version(ana)
+    ana.locator('#take-sheet form.act[data-with="8D 9D"] button').click()
+    wait_version(ana, v + 1)
+    expect(ana.locator('.meld[data-cards="7D 8D 9D"]')).to_have_count(1)
+    fits(ana, "after taking")
+
+
+@pytest.mark.parametrize("ana", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_one_tap_on_drop_asks_and_the_confirming_tap_drops(server, ana):
+    doc = scenario("tonk-2p-drop.json")
+    table(server, ana, "tonk", doc["deal"]["deck"], 1, players=2, options=doc["options"])
+    fits(ana, "Tonk, before drawing")
+    drop = ana.locator('form.act[data-do="drop"] button')
+    count = ana.locator("#hand").get_attribute("data-count")
+    expect(drop).to_have_text(f"Drop with {count}: end the hand")
+    v = version(ana)
+    drop.click()
+    ask = ana.locator("#confirm")
+    expect(ask).to_be_visible()
+    expect(ask.locator("#confirm-text")).to_have_text(f"Drop with {count}? The hand ends now.")
+    fits(ana, "the question")
+    ana.wait_for_timeout(300)
+    assert version(ana) == v and ana.locator("#result").count() == 0     # one tap: nothing yet
+    ask.get_by_role("button", name="Keep playing").click()
+    expect(ask).to_be_hidden()
+    drop.click()
+    ask.get_by_role("button", name="Drop", exact=True).click()
+    expect(ana.locator("#result")).to_be_visible()
+    assert version(ana) == v + 1

@@ -1,0 +1,117 @@
+"""The front end's server side (issue 10): the nudge (one seat's phones only, at most once
+per 20 s per player), the scripts as modules with the right type and no inline scripts,
+meld help and the Call Draw reason worked out in present.py, and moves that ask first."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from webapp.engine.cards import parse
+from webapp.web import present, table as table_pages
+
+from .test_pages import DRAW, HX, create, sit, token_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def three(app, client, decks):
+    """Ana (the client), Ben and Cy at a Tong-its table: Cy deals and plays first."""
+    decks[1] = ([parse(c) for c in DRAW], 2)
+    code = create(client)
+    return code, [client, sit(app, code, "Ben", 1), sit(app, code, "Cy", 2)]
+
+
+def nudge(c, code):
+    return c.post(f"/t/{code}/nudge", headers={**HX, "X-CSRF-Token": token_of(c)})
+
+
+def nudged(sc):
+    return [m for m in sc.get_received() if m["name"] == "nudge"]
+
+
+def test_a_nudge_reaches_only_the_phones_of_the_player_to_move(three, socket_client, monkeypatch):
+    code, (ana, ben, cy) = three
+    phones = [socket_client(flask_test_client=c) for c in (ana, ben, cy)]
+    assert all(p.is_connected() for p in phones)
+    for p in phones:
+        p.get_received()
+    r = nudge(ana, code)
+    assert r.status_code == 204
+    assert "Cy" in r.headers["HX-Trigger"]
+    assert [len(nudged(p)) for p in phones] == [0, 0, 1]
+    # At most once per 20 s per player, whoever asks; then again.
+    now = table_pages.time.monotonic()
+    again = nudge(ben, code)
+    assert again.status_code == 429 and "Cy was nudged a moment ago" in again.get_data(as_text=True)
+    assert nudged(phones[2]) == []
+    monkeypatch.setattr(table_pages.time, "monotonic", lambda: now + table_pages.NUDGE_EVERY + 1)
+    assert nudge(ben, code).status_code == 204
+    assert len(nudged(phones[2])) == 1
+    # Nobody nudges themselves; no nudge without the page's token.
+    assert nudge(cy, code).status_code == 422
+    assert ana.post(f"/t/{code}/nudge", headers=HX).status_code == 403
+
+
+def test_the_nudge_button_is_on_the_box_of_the_player_to_move_only(three):
+    code, (ana, ben, cy) = three
+    page = ana.get(f"/t/{code}").get_data(as_text=True)
+    boxes = re.findall(r'<li class="opp[^"]*" data-seat="(\d)".*?</li>', page, re.S)
+    assert boxes == ["1", "2"]
+    cy_box = re.search(r'<li class="opp[^"]*" data-seat="2".*?</li>', page, re.S).group(0)
+    ben_box = re.search(r'<li class="opp[^"]*" data-seat="1".*?</li>', page, re.S).group(0)
+    assert 'aria-label="Nudge Cy' in cy_box and "nudge" not in ben_box
+    assert "Nudge" not in cy.get(f"/t/{code}").get_data(as_text=True)    # Cy's own turn
+
+
+def test_scripts_are_modules_served_as_javascript_and_no_template_has_an_inline_script(client):
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'<script type="module" src="/static/js/app\.js\?v=[0-9a-f]{12}">', page)
+    for js in sorted((ROOT / "static" / "js").rglob("*.js")):
+        rel = js.relative_to(ROOT / "static").as_posix()
+        r = client.get(f"/static/{rel}")
+        assert r.status_code == 200 and r.mimetype in ("text/javascript", "application/javascript"), rel
+    modules = sorted((ROOT / "static" / "js" / "ui").glob("*.js"))
+    assert len(modules) >= 6
+    assert all(len(m.read_text().splitlines()) <= 300 for m in modules)
+    for tpl in (ROOT / "templates").rglob("*.html"):
+        for tag in re.findall(r"<script\b[^>]*>", tpl.read_text()):
+            assert "src=" in tag, f"{tpl.name}: inline script {tag}"
+
+
+def test_arrange_puts_the_best_melds_first_then_the_rest_by_value():
+    hand = ["5H", "6H", "7H", "9C", "9D", "9S", "KC", "2D", "3S", "QH", "JD", "4C"]
+    order = present.hand_in_order(hand, "arrange")
+    assert set(order[:6]) == {"5H", "6H", "7H", "9C", "9D", "9S"}
+    assert order[6:] == ["JD", "QH", "KC", "4C", "3S", "2D"]    # tens first, the twos last
+    marks = present.meld_marks(hand)
+    assert marks["9C"] == marks["9S"] != marks["5H"] == marks["7H"] and "KC" not in marks
+    assert present.sort_of("arrange") == "arrange" and present.sort_of("nonsense") == "suit"
+
+
+def blocked_view(log, opened=True, legal=("draw", "take")):
+    return {"game": "tongits", "seat": 0, "turn": 0, "phase": "draw", "options": {},
+            "players": [{"seat": 0, "name": "Ana", "opened": opened}, {"seat": 1, "name": "Ben"}],
+            "legal": [{"do": d} for d in legal], "log": log}
+
+
+def test_the_reason_call_draw_is_missing_is_said():
+    log = ["Ana melded 5H 6H 7H", "Ben laid off 8H on Ana's meld", "Ben discarded 2C"]
+    assert present.draw_blocked(blocked_view(log)) == \
+        "Ben laid off on your meld: you may call Draw on your next turn."
+    assert present.draw_blocked(blocked_view(log, legal=("draw", "call_draw"))) is None
+    assert present.draw_blocked(blocked_view(["Ben laid off 8H on Cy's meld"])) is None
+    assert present.draw_blocked(blocked_view(log, opened=False)) is None
+
+
+def test_moves_that_end_the_hand_say_so_and_ask_first(app, client, decks):
+    decks[1] = ([parse(c) for c in DRAW], 0)       # Ana deals: Ben plays first
+    code = create(client, game="tonk", players="2")
+    ben = sit(app, code, "Ben", 1)
+    text = ben.get(f"/t/{code}").get_data(as_text=True)
+    count = re.search(r'data-count="(\d+)"', text).group(1)
+    assert f">Drop with {count}: end the hand</button>" in text
+    assert f'data-confirm="Drop with {count}? The hand ends now." data-confirm-yes="Drop"' in text
+    assert ">Draw a card</button>" in text
