@@ -3,7 +3,7 @@
 Three ways to be a phone (--fetch):
 - `browser` (the default): what static/js/app.js does. The socket connects with the seat
   cookie and `auth: {code}`; on `changed` the phone GETs its HTML partial (/t/CODE/view,
-  with HX-Request and the browser's Accept-Encoding); its moves are the partial's own
+  with HX-Request and, as over http, Accept-Encoding: gzip, deflate); its moves are the partial's own
   `form.act` buttons (their hidden `action` field); a tap POSTs that form to /t/CODE/act
   (form fields, CSRF cookie and header, as htmx sends them) and swaps in the partial that
   comes back. So a move of a three-phone table costs the server one POST that renders the
@@ -27,7 +27,9 @@ import socketio
 
 _VERSION = re.compile(r'data-version="(\d+)"')
 _ACTION = re.compile(r"name=\"action\" value='([^']*)'")
-BROWSER_HEADERS = {"Accept-Encoding": "gzip, deflate, br", "HX-Request": "true",
+# Over plain http (a home server's usual address) Chrome and Firefox offer gzip and deflate
+# only: brotli and zstd are for https origins.
+BROWSER_HEADERS = {"Accept-Encoding": "gzip, deflate", "HX-Request": "true",
                    "Accept": "*/*", "Sec-Fetch-Site": "same-origin"}
 
 
