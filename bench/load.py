@@ -61,21 +61,27 @@ SERVER_CPU, LOAD_CPU = 0, 1     # with --pin (the default on two or more cores)
 
 
 async def setup(run: Run, base: str, ips) -> None:
+    """Tables made and seats taken ten tables at a time, then the phones connect."""
     players = PLAYERS[run.game]
+    gate = asyncio.Semaphore(10)
     connector = aiohttp.TCPConnector(local_addr=("127.0.0.1", 0))
-    async with aiohttp.ClientSession(connector=connector) as s:
-        for _ in range(run.tables):
+
+    async def one_table(s, addresses):
+        async with gate:
             async with s.post(f"{base}/api/tables", json={"game": run.game, "players": players}) as r:
                 code = (await r.json())["code"]
             run.seats[code] = players
-            for seat in range(players):
-                ip = next(ips)
+            for seat, ip in enumerate(addresses):
                 async with aiohttp.ClientSession(
                         connector=aiohttp.TCPConnector(local_addr=(ip, 0))) as js:
                     async with js.post(f"{base}/api/tables/{code}/seats",
                                        json={"name": f"P{seat}"}) as r:
                         token = (await r.json())["token"]
                 run.phones.append(Phone(run, code, seat, token, ip))
+
+    async with aiohttp.ClientSession(connector=connector) as s:
+        await asyncio.gather(*(one_table(s, [next(ips) for _ in range(players)])
+                               for _ in range(run.tables)))
     # Connect in small batches (phones arrive over a minute in real life, not at once).
     for i in range(0, len(run.phones), 20):
         await asyncio.gather(*(p.open() for p in run.phones[i:i + 20]))

@@ -87,6 +87,9 @@ class Phone:
                 await self._fetch_once()
                 if not self.again:
                     break
+        except RuntimeError:    # the session was closed under it: the level is over
+            if not self.run.stopping:
+                raise
         finally:
             self.fetching = False
 
