@@ -140,6 +140,30 @@ def per_call(fn, n: int, batches: int = 5) -> float:
     return round(min(out), 3)
 
 
+REGIONS = ("_result", "_opponents", "_board", "_log", "_hand", "_actions", "_host", "_table")
+
+
+def regions(app, table) -> dict:
+    """CPU ms of each region of one seat's partial, rendered alone (`_table` is the whole):
+    which of them every seat sees alike (result, opponents, board, log) and which are the
+    seat's own (hand, actions, host)."""
+    from flask import render_template
+    from webapp.tables import tables_of
+    from webapp.web.table import _context
+    t = tables_of(app).get(table.code)
+    phone = table.phones[0]
+    out = {}
+    with app.test_request_context(f"/t/{table.code}/view", headers={"Cookie": phone.cookie}):
+        ctx = _context(t.view(0))
+        if not ctx["view"].get("result"):
+            out["_result"] = 0.0
+        for name in REGIONS:
+            if name in out:
+                continue
+            out[name] = per_call(lambda: render_template(f"table/{name}.html", **ctx), 10, 3)
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=300)
@@ -177,6 +201,14 @@ def main(argv=None) -> int:
         if prof:
             prof.disable()
         total = min(batches)
+        # Regions at ten moments of play (a hand's start and end look different), averaged.
+        samples = []
+        for _ in range(10):
+            for _ in range(7):
+                table.move()
+            samples.append(regions(app, table))
+        costs["regions_mean"] = {k: round(statistics.mean(r[k] for r in samples), 3)
+                                 for k in REGIONS}
         _, body = phone.partial()
         costs["move"] = round(total, 3)
         costs["partial_bytes_sent"] = len(body)

@@ -163,7 +163,8 @@ async def level(args, tables: int, folder: Path) -> dict:
         profiler = None
         if args.profile:
             out = Path(args.profile) / f"server-{tables}-tables.txt"
-            profiler = subprocess.Popen(["py-spy", "record", "--pid", str(server.worker_pid()),
+            spy = Path(sys.executable).with_name("py-spy")     # the venv's, else PATH's
+            profiler = subprocess.Popen([str(spy) if spy.exists() else "py-spy", "record", "--pid", str(server.worker_pid()),
                                          "--duration", str(int(args.seconds)), "--format", "raw",
                                          "--output", str(out), "--nonblocking"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -284,6 +285,13 @@ def main(argv=None) -> int:
             print(json.dumps(medians[-1]), file=sys.stderr, flush=True)
     if medians:
         out["medians"] = medians
+    # What one more table costs: the RSS added from one level to the next, per table added.
+    ok = [r for r in out["levels"] if "error" not in r]
+    by_t = {t: statistics.median(r["server_rss_mb"] for r in ok if r["tables"] == t)
+            for t in sorted({r["tables"] for r in ok})}
+    ts = list(by_t)
+    out["rss_added_per_table_kb"] = {f"{a}-{b}": round((by_t[b] - by_t[a]) * 1024 / (b - a), 1)
+                                     for a, b in zip(ts, ts[1:])}
     print(json.dumps(out, indent=2))
     return 0
 

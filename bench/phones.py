@@ -101,15 +101,22 @@ class Phone:
         partial = run.fetch in ("partial", "browser")
         path = f"/t/{self.table}/view" if partial else f"/api/tables/{self.table}"
         start = time.perf_counter()
-        try:
-            async with self.http.get(run.base + path) as r:
-                body = await r.text()
-                done = time.perf_counter()
-                run.requests += 1
-                if r.status != 200:
-                    return self._error(f"GET {r.status}")
-        except aiohttp.ClientError as e:
-            return self._error(type(e).__name__)
+        for attempt in (1, 2):
+            try:
+                async with self.http.get(run.base + path) as r:
+                    body = await r.text()
+                    done = time.perf_counter()
+                    run.requests += 1
+                    if r.status != 200:
+                        return self._error(f"GET {r.status}")
+                break
+            except aiohttp.ServerDisconnectedError as e:
+                # The server closed an idle keep-alive connection as this GET went out on
+                # it: a browser sends a GET again on a new connection, unseen.
+                if attempt == 2:
+                    return self._error(type(e).__name__)
+            except aiohttp.ClientError as e:
+                return self._error(type(e).__name__)
         run.fetches += 1
         if run.measuring:
             run.fetch_ms.append((done - start) * 1000)
