@@ -165,7 +165,7 @@ async def level(args, tables: int, folder: Path) -> dict:
             out = Path(args.profile) / f"server-{tables}-tables.txt"
             spy = Path(sys.executable).with_name("py-spy")     # the venv's, else PATH's
             profiler = subprocess.Popen([str(spy) if spy.exists() else "py-spy", "record", "--pid", str(server.worker_pid()),
-                                         "--duration", str(int(args.seconds)), "--format", "raw",
+                                         "--duration", str(int(args.seconds)), "--rate", "250", "--format", "raw",
                                          "--output", str(out), "--nonblocking"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         run.measuring = True
@@ -179,7 +179,10 @@ async def level(args, tables: int, folder: Path) -> dict:
         await asyncio.sleep(max(1.0, args.think * 1.5))     # the last fetches land
         lat, missing = run.latencies(t1)
         if profiler:
-            profiler.wait(timeout=60)
+            try:
+                profiler.wait(timeout=args.seconds + 120)
+            except subprocess.TimeoutExpired:     # it writes as it goes: keep what it has
+                profiler.terminate()
         await asyncio.gather(*(p.close() for p in run.phones))
         wall = t1 - t0
         moves = len(run.actions)
