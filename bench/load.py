@@ -1,25 +1,36 @@
 """Load benchmark: T tables of phones against a real `baraha serve`, on 127.0.0.1 only.
 
-    python bench/load.py                       # T = 1, 10, 50, 100; 30 s each; think 1.0 s
-    python bench/load.py --tables 10 --seconds 20 --fetch partial
-    python bench/load.py --threads 1000        # gunicorn's thread count, for 50+ tables
+    python bench/load.py                       # T = 1, 10, 50, 100, 200; 20 s each; think 1.0 s
+    python bench/load.py --tables 10 --runs 3  # the median of three runs, and each run
+    python bench/load.py --tables 10 --slow-host 0.25   # the server held to 1/4 of a core
+    python bench/load.py --tables 10 --wifi    # 30 ms round trips, 10 ms jitter, 1% loss
+    python bench/load.py --fetch json          # API clients instead of browsers
 
-Each phone is a Socket.IO client (websocket) and an HTTP client, as a phone is: on `changed`
-it fetches its own view (the JSON view, or with --fetch partial the HTML partial a browser
-swaps in); when the view offers it a move it "thinks" (--think seconds, +-20%), then posts
-a random legal action; after a hand everyone asks for the next one. Every phone has its
-own source address (127.0.0.2, 127.0.0.3, ...: all on the loopback, as phones on a LAN each
-have their own), so the server's per-client rate limit applies per phone, not to the whole
-benchmark. The server is started as `baraha serve` starts it (`python -m webapp serve
---host 127.0.0.1 --port 0 --db TMP`); --threads N runs the same command with gunicorn's
-thread count changed from serve.py's value (one thread per open websocket: the server's
-limit on phones), to measure the effect of that setting.
+The phones (bench/phones.py) do by default what a browser does (static/js/app.js): on
+`changed` each fetches its HTML partial, and taps are the partial's own forms, posted as
+htmx posts them. A phone "thinks" --think seconds (+-20%) before a move; after a hand
+everyone taps Next hand. Every phone has its own source address (127.0.0.2, 127.0.0.3,
+...), as phones on a LAN do, so the server's per-client rate limit applies per phone.
+The server is `baraha serve` itself (bench/loadserver.py): `python -m webapp serve --host
+127.0.0.1 --port 0 --db TMP`.
 
-Printed as JSON: the machine, then per T: from an action's POST to every other seat of that
-table having fetched a view at least that new (p50, p90, p99, max, in ms), actions per
-second, the server's CPU (percent of one core, master and worker) and memory (RSS, and per
-table over a fresh server's), the client's own CPU, and any errors. Nothing but 127.0.0.1
-is ever contacted.
+Steadier numbers on a shared machine: with two or more cores the server is pinned to CPU 0
+(`taskset -c 0`) and this load generator (and the Wi-Fi relay) to CPU 1, so the phones never
+take the server's core (--no-pin: let the scheduler place them). Other jobs on the machine
+still run on both; the load average is printed with every level, and ratios within one run
+are what to compare.
+
+Printed as JSON: the machine, then per T: the server's CPU per move (its processes' user +
+system time over the window, from /proc via psutil, divided by the moves made in it: a move
+includes every request its phones make for it), the time from a tap's POST to every other
+phone of that table having a view at least that new (p50, p90, p99, max, in ms), moves per
+second, memory (RSS, and per table over a fresh server's), the client's own CPU, the load
+average, and any errors. With --runs N, also the median of the N runs per T.
+
+--slow-host SHARE runs the server in a cgroup held to SHARE of one core (a CPU quota, as
+root: bench/loadserver.py); --wifi puts bench/air.py between the phones and the server
+(netem's delay, jitter and loss, emulated in user space: this kernel has no netem).
+Nothing but 127.0.0.0/8 is ever contacted.
 """
 from __future__ import annotations
 
@@ -27,9 +38,6 @@ import argparse
 import asyncio
 import json
 import os
-import random
-import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -44,297 +52,36 @@ import socketio
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:       # also run as `python bench/load.py`
     sys.path.insert(0, str(ROOT))
+from bench.loadserver import Quota, Server  # noqa: E402
 from bench.machine import machine  # noqa: E402
+from bench.phones import Phone, Run  # noqa: E402
+
 PLAYERS = {"tongits": 3, "tonk": 3}
+SERVER_CPU, LOAD_CPU = 0, 1     # with --pin (the default on two or more cores)
 
 
-# ---- the server ---------------------------------------------------------------------------
-
-class Server:
-    def __init__(self, threads: int | None, folder: Path, switch: float | None = None,
-                 durable: bool = False, arenas: int | None = None):
-        self.folder = folder
-        self.db = folder / "load.sqlite3"
-        self.log = open(folder / "server.log", "w")
-        args = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.db)]
-        if threads or switch or durable:
-            # `baraha serve` itself, with only gunicorn's `threads` setting replaced (and/or
-            # Python's thread switch interval: an experiment, see --switch-interval).
-            code = "import sys, gunicorn.config as c; set_ = c.Config.set\n"
-            if threads:
-                code += (f"c.Config.set = lambda self, k, v: set_(self, k, {threads} "
-                         "if k == 'threads' else v)\n")
-            if switch:
-                code += f"sys.setswitchinterval({switch})\n"
-            if durable:     # the DURABLE_COMMITS config key: fsync every move (store.py)
-                code += ("import webapp; make = webapp.create_app\n"
-                         "webapp.create_app = lambda c=None: make({**(c or {}), 'DURABLE_COMMITS': True})\n")
-            code += "from webapp.__main__ import main; sys.exit(main(sys.argv[1:]))"
-            cmd = [sys.executable, "-c", code, *args]
-        else:
-            cmd = [sys.executable, "-m", "webapp", *args]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        if arenas:      # glibc's per-thread malloc arenas (create_app caps them at 2 otherwise)
-            env["MALLOC_ARENA_MAX"] = str(arenas)
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-                                     env=env,
-                                     start_new_session=True)
-        end = time.monotonic() + 60
-        self.base = None
-        while time.monotonic() < end:
-            m = re.search(r"http://127\.0\.0\.1:(\d+)", (folder / "server.log").read_text())
-            if m:
-                self.base = f"http://127.0.0.1:{m.group(1)}"
-                break
-            time.sleep(0.05)
-        if not self.base:
-            raise SystemExit("the server did not start: " + (folder / "server.log").read_text())
-        self.master = psutil.Process(self.proc.pid)
-
-    def processes(self) -> list[psutil.Process]:
-        try:
-            return [self.master] + self.master.children(recursive=True)
-        except psutil.NoSuchProcess:
-            return []
-
-    def cpu(self) -> float:
-        total = 0.0
-        for p in self.processes():
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
-        return total
-
-    def rss(self) -> int:
-        total = 0
-        for p in self.processes():
-            try:
-                total += p.memory_info().rss
-            except psutil.NoSuchProcess:
-                pass
-        return total
-
-    def worker_pid(self) -> int | None:
-        kids = self.processes()[1:]
-        return kids[0].pid if kids else None
-
-    def stop(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGINT)
-            self.proc.wait(timeout=15)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-        self.log.close()
-
-
-# ---- the phones -----------------------------------------------------------------------------
-
-class Phone:
-    def __init__(self, run: "Run", table: str, seat: int, token: str, ip: str):
-        self.run, self.table, self.seat, self.token, self.ip = run, table, seat, token, ip
-        self.rng = random.Random(f"{table}:{seat}")
-        self.http: aiohttp.ClientSession | None = None
-        self.sio = socketio.AsyncClient(reconnection=False)
-        self.version = -1           # of the newest view this phone has
-        self.view: dict | None = None
-        self.fetching = False
-        self.again = False
-        self.acting = False
-        self.sio.on("changed", self.on_changed)
-
-    async def open(self) -> None:
-        self.http = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=2),
-            headers={"Authorization": f"Bearer {self.token}",
-                     "Cookie": f"baraha_{self.table}={self.token}"})
-        await self.sio.connect(self.run.base, auth={"token": self.token}, transports=["websocket"],
-                               wait_timeout=20)
-
-    async def close(self) -> None:
-        try:
-            await asyncio.wait_for(self.sio.disconnect(), 2)
-        except Exception:   # noqa: BLE001 - the benchmark is over
-            pass
-        if self.http:
-            await self.http.close()
-
-    async def on_changed(self, data) -> None:
-        v = data.get("version", -1) if isinstance(data, dict) else -1
-        self.run.pushes.setdefault((self.table, self.seat), []).append((v, time.perf_counter()))
-        if v > self.version or v == -1:
-            if self.fetching:
-                self.again = True
-            else:
-                asyncio.get_running_loop().create_task(self.fetch())
-
-    async def fetch(self) -> None:
-        self.fetching = True
-        try:
-            while True:
-                self.again = False
-                await self._fetch_once()
-                if not self.again:
-                    break
-        finally:
-            self.fetching = False
-
-    async def _fetch_once(self) -> None:
-        run = self.run
-        partial = run.fetch == "partial"
-        path = f"/t/{self.table}/view" if partial else f"/api/tables/{self.table}"
-        start = time.perf_counter()
-        try:
-            async with self.http.get(run.base + path) as r:
-                body = await r.text()
-                done = time.perf_counter()
-                if r.status != 200:
-                    run.errors[f"GET {r.status}"] = run.errors.get(f"GET {r.status}", 0) + 1
-                    return
-        except aiohttp.ClientError as e:
-            run.errors[type(e).__name__] = run.errors.get(type(e).__name__, 0) + 1
-            return
-        run.fetches += 1
-        run.fetch_ms.append((done - start) * 1000)
-        if partial:
-            m = re.search(r'data-version="(\d+)"', body)
-            version = int(m.group(1)) if m else -1
-            mine = 'data-mine="1"' in body or 'data-do="next"' in body
-            if version > self.version:
-                self.version = version
-                run.seen(self.table, self.seat, version, done)
-                if mine:        # the moves themselves come from the JSON view
-                    await self._json_view()
-        else:
-            view = json.loads(body)
-            if view["version"] > self.version:
-                self.version, self.view = view["version"], view
-                run.seen(self.table, self.seat, view["version"], done)
-            self.maybe_act()
-
-    async def _json_view(self) -> None:
-        async with self.http.get(f"{self.run.base}/api/tables/{self.table}") as r:
-            if r.status == 200:
-                self.view = await r.json()
-                self.maybe_act()
-
-    def maybe_act(self) -> None:
-        if self.view and self.view["legal"] and not self.acting and not self.run.stopping:
-            self.acting = True
-            asyncio.get_running_loop().create_task(self.act())
-
-    async def act(self) -> None:
-        run = self.run
-        try:
-            await asyncio.sleep(run.think * self.rng.uniform(0.8, 1.2))
-            if run.stopping or not self.view or not self.view["legal"]:
-                return
-            action = self.rng.choice(self.view["legal"])
-            body = {"version": self.view["version"], "action": action}
-            t0 = time.perf_counter()
-            async with self.http.post(f"{run.base}/api/tables/{self.table}/actions", json=body) as r:
-                answer = await r.json(content_type=None)
-                done = time.perf_counter()
-                status = r.status
-        except aiohttp.ClientError as e:
-            run.errors[type(e).__name__] = run.errors.get(type(e).__name__, 0) + 1
-            return
-        finally:
-            self.acting = False
-        if status == 200:
-            run.post_ms.append((done - t0) * 1000)
-            run.acted(self.table, self.seat, answer["version"], t0, done)
-            if answer["version"] > self.version:
-                self.version, self.view = answer["version"], answer
-            self.maybe_act()
-        elif status == 409:     # someone moved first ("next" is everyone's): redraw, go on
-            run.stale += 1
-            self.view = answer.get("view")
-            self.maybe_act()
-        else:
-            run.errors[f"POST {status}"] = run.errors.get(f"POST {status}", 0) + 1
-
-
-class Run:
-    def __init__(self, base: str, tables: int, game: str, think: float, fetch: str):
-        self.base, self.tables, self.game, self.think, self.fetch = base, tables, game, think, fetch
-        self.phones: list[Phone] = []
-        self.stopping = False
-        self.measuring = False
-        self.actions: list[tuple[str, int, int, float]] = []   # (table, seat, version, t0)
-        self.views: dict[tuple[str, int], list[tuple[int, float]]] = {}   # -> (version, t)
-        self.pushes: dict[tuple[str, int], list[tuple[int, float]]] = {}  # -> (version, t)
-        self.fetch_ms: list[float] = []         # one GET of a view, as the phone waits for it
-        self.post_ms: list[float] = []          # one POST of an action, as the phone waits
-        self.seats: dict[str, int] = {}
-        self.fetches = 0
-        self.stale = 0
-        self.errors: dict[str, int] = {}
-
-    def seen(self, table, seat, version, t) -> None:
-        self.views.setdefault((table, seat), []).append((version, t))
-
-    def acted(self, table, seat, version, t0, done) -> None:
-        if self.measuring:
-            self.actions.append((table, seat, version, t0))
-        self.seen(table, seat, version, done)
-
-    def push_ms(self) -> list[float]:
-        """Per action: from its POST to the last other seat hearing `changed` for it."""
-        out = []
-        for table, seat, version, t0 in self.actions:
-            worst = 0.0
-            for s in range(self.seats[table]):
-                if s != seat:
-                    t = next((t for v, t in self.pushes.get((table, s), ()) if v >= version
-                              and t >= t0), None)
-                    if t is None:
-                        break
-                    worst = max(worst, t - t0)
-            else:
-                out.append(worst * 1000)
-        return out
-
-    def latencies(self, until: float) -> tuple[list[float], int]:
-        """Per action: the last other seat's first view at least that new, after the POST."""
-        out, missing = [], 0
-        for table, seat, version, t0 in self.actions:
-            worst = 0.0
-            for s in range(self.seats[table]):
-                if s == seat:
-                    continue
-                t = next((t for v, t in self.views.get((table, s), ()) if v >= version and t >= t0),
-                         None)
-                if t is None:
-                    worst = None
-                    break
-                worst = max(worst, t - t0)
-            if worst is None:
-                if t0 < until - 5:      # not just cut off by the end of the window
-                    missing += 1
-            else:
-                out.append(worst * 1000)
-        return out, missing
-
-
-async def setup(run: Run, ips) -> None:
+async def setup(run: Run, base: str, ips) -> None:
+    """Tables made and seats taken ten tables at a time, then the phones connect."""
     players = PLAYERS[run.game]
+    gate = asyncio.Semaphore(10)
     connector = aiohttp.TCPConnector(local_addr=("127.0.0.1", 0))
-    async with aiohttp.ClientSession(connector=connector) as s:
-        for _ in range(run.tables):
-            async with s.post(f"{run.base}/api/tables", json={"game": run.game, "players": players}) as r:
+
+    async def one_table(s, addresses):
+        async with gate:
+            async with s.post(f"{base}/api/tables", json={"game": run.game, "players": players}) as r:
                 code = (await r.json())["code"]
             run.seats[code] = players
-            for seat in range(players):
-                ip = next(ips)
+            for seat, ip in enumerate(addresses):
                 async with aiohttp.ClientSession(
                         connector=aiohttp.TCPConnector(local_addr=(ip, 0))) as js:
-                    async with js.post(f"{run.base}/api/tables/{code}/seats",
+                    async with js.post(f"{base}/api/tables/{code}/seats",
                                        json={"name": f"P{seat}"}) as r:
                         token = (await r.json())["token"]
                 run.phones.append(Phone(run, code, seat, token, ip))
+
+    async with aiohttp.ClientSession(connector=connector) as s:
+        await asyncio.gather(*(one_table(s, [next(ips) for _ in range(players)])
+                               for _ in range(run.tables)))
     # Connect in small batches (phones arrive over a minute in real life, not at once).
     for i in range(0, len(run.phones), 20):
         await asyncio.gather(*(p.open() for p in run.phones[i:i + 20]))
@@ -347,8 +94,39 @@ def source_addresses():
             yield f"127.0.{b}.{c}"
 
 
+def pinned() -> bool:
+    return (os.cpu_count() or 1) >= 2
+
+
+class Relay:
+    """bench/air.py in its own process, between the phones and the server."""
+
+    def __init__(self, server_port: int, pin: bool):
+        cmd = [sys.executable, str(ROOT / "bench" / "air.py"), "--to", f"127.0.0.1:{server_port}",
+               "--lifetime", "3600"]
+        if pin:
+            cmd = ["taskset", "-c", str(LOAD_CPU), *cmd]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        self.base = f"http://127.0.0.1:{int(self.proc.stdout.readline())}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def _pct(xs) -> dict:
+    if len(xs) < 2:
+        return {"p50": None, "p90": None, "p99": None}
+    q = statistics.quantiles(xs, n=100, method="inclusive")
+    return {"p50": round(q[49], 1), "p90": round(q[89], 1), "p99": round(q[98], 1)}
+
+
 async def level(args, tables: int, folder: Path) -> dict:
-    server = Server(args.threads, folder, args.switch_interval, args.durable, args.malloc_arenas)
+    quota = Quota(args.slow_host) if args.slow_host else None
+    relay = None
+    load0 = os.getloadavg()
+    server = Server(args.threads, folder, args.switch_interval, args.durable, args.malloc_arenas,
+                    cpu=SERVER_CPU if args.pin else None, quota=quota)
     try:
         # A fresh server's footprint, after one request of each kind, to compare with.
         async with aiohttp.ClientSession() as s:
@@ -360,10 +138,13 @@ async def level(args, tables: int, folder: Path) -> dict:
                 except aiohttp.ClientError:
                     await asyncio.sleep(0.1)
         baseline = server.rss()
-        run = Run(server.base, tables, args.game, args.think, args.fetch)
+        if args.wifi:
+            relay = Relay(server.port, args.pin)
+        run = Run(relay.base if relay else server.base, tables, args.game, args.think, args.fetch)
         t_setup = time.perf_counter()
         try:
-            await asyncio.wait_for(setup(run, source_addresses()), timeout=args.setup_timeout)
+            await asyncio.wait_for(setup(run, server.base, source_addresses()),
+                                   timeout=args.setup_timeout)
         except (asyncio.TimeoutError, socketio.exceptions.ConnectionError) as e:
             connected = sum(p.sio.connected for p in run.phones)
             run.stopping = True
@@ -376,62 +157,106 @@ async def level(args, tables: int, folder: Path) -> dict:
         # Every phone looks once; the deal is already there (every seat is taken).
         for p in run.phones:
             asyncio.get_running_loop().create_task(p.fetch())
-        await asyncio.sleep(min(2.0, args.seconds / 5))     # warm-up, not measured
-        cpu0, me0, t0 = server.cpu(), me.cpu_times(), time.perf_counter()
+        await asyncio.sleep(min(3.0, args.seconds / 5))     # warm-up, not measured
+        throttled0 = quota.throttled() if quota else {}
+        cpu0, me0, t0, req0 = server.cpu(), me.cpu_times(), time.perf_counter(), run.requests
         profiler = None
         if args.profile:
             out = Path(args.profile) / f"server-{tables}-tables.txt"
-            profiler = subprocess.Popen(["py-spy", "record", "--pid", str(server.worker_pid()),
-                                         "--duration", str(int(args.seconds)), "--format", "raw",
+            spy = Path(sys.executable).with_name("py-spy")     # the venv's, else PATH's
+            profiler = subprocess.Popen([str(spy) if spy.exists() else "py-spy", "record", "--pid", str(server.worker_pid()),
+                                         "--duration", str(int(args.seconds)), "--rate", "250", "--format", "raw",
                                          "--output", str(out), "--nonblocking"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         run.measuring = True
         await asyncio.sleep(args.seconds)
         run.measuring = False
         t1 = time.perf_counter()
-        cpu1, me1 = server.cpu(), me.cpu_times()
+        cpu1, me1, req1 = server.cpu(), me.cpu_times(), run.requests
+        throttled1 = quota.throttled() if quota else {}
         rss = server.rss()
         run.stopping = True
         await asyncio.sleep(max(1.0, args.think * 1.5))     # the last fetches land
         lat, missing = run.latencies(t1)
         if profiler:
-            profiler.wait(timeout=60)
+            try:
+                profiler.wait(timeout=args.seconds + 120)
+            except subprocess.TimeoutExpired:     # it writes as it goes: keep what it has
+                profiler.terminate()
         await asyncio.gather(*(p.close() for p in run.phones))
         wall = t1 - t0
-
-        def pct(xs):
-            q = statistics.quantiles(xs, n=100, method="inclusive") if len(xs) >= 2 else [float("nan")] * 99
-            return {"p50": round(q[49], 1), "p90": round(q[89], 1), "p99": round(q[98], 1)}
-        q = statistics.quantiles(lat, n=100, method="inclusive") if len(lat) >= 2 else [float("nan")] * 99
-        return {
+        moves = len(run.actions)
+        result = {
             "tables": tables, "phones": len(run.phones), "seconds": round(wall, 1),
             "setup_seconds": round(setup_s, 1),
-            "actions": len(run.actions), "actions_per_second": round(len(run.actions) / wall, 1),
-            "fetches_per_second": round(run.fetches / (wall + args.think * 1.5 + 2), 1),
-            "post_to_all_seen_ms": {"p50": round(q[49], 1), "p90": round(q[89], 1),
-                                    "p99": round(q[98], 1), "max": round(max(lat, default=0), 1),
-                                    "n": len(lat), "never_seen": missing},
-            "parts_ms": {"post_answered": pct(run.post_ms), "post_to_all_pushed": pct(run.push_ms()),
-                         "one_view_fetch": pct(run.fetch_ms)},
+            "moves": moves, "moves_per_second": round(moves / wall, 1),
+            "requests_per_move": round((req1 - req0) / moves, 2) if moves else None,
+            "server_cpu_ms_per_move": round(1000 * (cpu1 - cpu0) / moves, 2) if moves else None,
+            "tap_to_every_phone_ms": {**_pct(lat), "max": round(max(lat, default=0), 1),
+                                      "n": len(lat), "never_seen": missing},
+            "parts_ms": {"post_answered": _pct(run.post_ms), "post_to_all_pushed": _pct(run.push_ms()),
+                         "one_view_fetch": _pct(run.fetch_ms)},
             "server_cpu_percent_of_one_core": round(100 * (cpu1 - cpu0) / wall, 1),
             "server_rss_mb": round(rss / 2 ** 20, 1), "fresh_server_rss_mb": round(baseline / 2 ** 20, 1),
             "rss_per_table_kb": round((rss - baseline) / tables / 1024, 1),
             "client_cpu_percent_of_one_core": round(
                 100 * ((me1.user + me1.system) - (me0.user + me0.system)) / wall, 1),
+            "load_average_1min": [round(load0[0], 2), round(os.getloadavg()[0], 2)],
             "stale_409": run.stale, "errors": run.errors,
         }
+        if quota:
+            periods = throttled1.get("nr_periods", 0) - throttled0.get("nr_periods", 0)
+            hit = throttled1.get("nr_throttled", 0) - throttled0.get("nr_throttled", 0)
+            result["slow_host"] = {"share_of_one_core": args.slow_host, "how": quota.kind,
+                                   "quota": quota.setting,
+                                   "throttled_periods_percent": round(100 * hit / periods, 1)
+                                   if periods else None}
+        return result
     finally:
         server.stop()
+        if relay:
+            relay.stop()
+        if quota:
+            quota.remove()
+
+
+SUMMARY = ("server_cpu_ms_per_move", "moves_per_second", "server_cpu_percent_of_one_core",
+           "rss_per_table_kb")
+
+
+def median_of(runs: list[dict]) -> dict:
+    """Per T, the median over the runs of the headline numbers."""
+    ok = [r for r in runs if "error" not in r]
+    if not ok:
+        return {"tables": runs[0]["tables"], "error": runs[0]["error"]}
+    out = {"tables": ok[0]["tables"], "runs": len(ok)}
+    for k in SUMMARY:
+        vals = [r[k] for r in ok if r.get(k) is not None]
+        out[k] = round(statistics.median(vals), 2) if vals else None
+    for k in ("p50", "p99"):
+        vals = [r["tap_to_every_phone_ms"][k] for r in ok if r["tap_to_every_phone_ms"][k] is not None]
+        out[f"tap_to_every_phone_{k}_ms"] = round(statistics.median(vals), 1) if vals else None
+    out["load_average_1min"] = [r["load_average_1min"] for r in ok]
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench/load.py", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", default="1,10,50,100", help="levels T, comma separated [1,10,50,100]")
-    ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds per level [30]")
+    ap.add_argument("--tables", default="1,10,50,100,200",
+                    help="levels T, comma separated [1,10,50,100,200]")
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds per level [20]")
+    ap.add_argument("--runs", type=int, default=1, help="runs per level; their median is shown [1]")
     ap.add_argument("--think", type=float, default=1.0, help="a phone's think time, seconds [1.0]")
     ap.add_argument("--game", choices=sorted(PLAYERS), default="tongits")
-    ap.add_argument("--fetch", choices=("json", "partial"), default="json",
-                    help="what a phone fetches on `changed`: the JSON view or the HTML partial")
+    ap.add_argument("--fetch", choices=("browser", "partial", "json"), default="browser",
+                    help="what a phone does (bench/phones.py): browser [default], partial, json")
+    ap.add_argument("--slow-host", type=float, metavar="SHARE",
+                    help="hold the server to SHARE of one core (e.g. 0.25) with a cgroup quota")
+    ap.add_argument("--wifi", action="store_true",
+                    help="phones reach the server through bench/air.py: 30 ms RTT, 10 ms "
+                         "jitter, 1%% loss")
+    ap.add_argument("--no-pin", dest="pin", action="store_false",
+                    help="do not pin the server to CPU 0 and the load to CPU 1")
     ap.add_argument("--threads", type=int, help="gunicorn threads instead of serve.py's value")
     ap.add_argument("--switch-interval", type=float,
                     help="experiment: the server's sys.setswitchinterval (Python's default 0.005)")
@@ -439,17 +264,37 @@ def main(argv=None) -> int:
                     help="the server fsyncs every move before answering (DURABLE_COMMITS)")
     ap.add_argument("--malloc-arenas", type=int,
                     help="MALLOC_ARENA_MAX for the server (create_app sets 2 when unset)")
-    ap.add_argument("--setup-timeout", type=float, default=120.0)
+    ap.add_argument("--setup-timeout", type=float, default=180.0)
     ap.add_argument("--profile", help="folder: record the server's worker with py-spy per level")
     args = ap.parse_args(argv)
+    args.pin = args.pin and pinned()
+    if args.pin:
+        os.sched_setaffinity(0, {LOAD_CPU})
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
-    out = {"machine": machine(), "settings": {k: v for k, v in vars(args).items()}, "levels": []}
+    out = {"machine": {**machine(), "load_average": [round(x, 2) for x in os.getloadavg()]},
+           "settings": dict(vars(args)), "levels": []}
+    medians = []
     for t in (int(x) for x in args.tables.split(",")):
-        with tempfile.TemporaryDirectory(prefix="baraha-load-") as folder:
-            result = asyncio.run(level(args, t, Path(folder)))
-        out["levels"].append(result)
-        print(json.dumps(result), file=sys.stderr, flush=True)
+        runs = []
+        for _ in range(args.runs):
+            with tempfile.TemporaryDirectory(prefix="baraha-load-") as folder:
+                result = asyncio.run(level(args, t, Path(folder)))
+            runs.append(result)
+            out["levels"].append(result)
+            print(json.dumps(result), file=sys.stderr, flush=True)
+        if args.runs > 1:
+            medians.append(median_of(runs))
+            print(json.dumps(medians[-1]), file=sys.stderr, flush=True)
+    if medians:
+        out["medians"] = medians
+    # What one more table costs: the RSS added from one level to the next, per table added.
+    ok = [r for r in out["levels"] if "error" not in r]
+    by_t = {t: statistics.median(r["server_rss_mb"] for r in ok if r["tables"] == t)
+            for t in sorted({r["tables"] for r in ok})}
+    ts = list(by_t)
+    out["rss_added_per_table_kb"] = {f"{a}-{b}": round((by_t[b] - by_t[a]) * 1024 / (b - a), 1)
+                                     for a, b in zip(ts, ts[1:])}
     print(json.dumps(out, indent=2))
     return 0
 

@@ -70,6 +70,22 @@ def _fewer_malloc_arenas() -> None:
         pass
 
 
+def _no_sessions():
+    """Baraha keeps no Flask session (seat and CSRF cookies are read as they are). Flask's
+    default would still build a signing serializer and look for its cookie on every request:
+    a quarter of the CPU of a request that does nothing (docs/OPERATIONS.md, cost of a move)."""
+    from flask.sessions import SessionInterface
+
+    class NoSessions(SessionInterface):
+        def open_session(self, app, request):
+            return None         # Flask then uses its NullSession: nothing to sign or save
+
+        def save_session(self, app, session, response):
+            pass
+
+    return NoSessions()
+
+
 def create_app(config: dict | None = None):
     from flask import Flask
 
@@ -101,6 +117,7 @@ def create_app(config: dict | None = None):
     )
     app.config.update(config or {})
     app.json.sort_keys = False      # a view reads in the order of API.md
+    app.session_interface = _no_sessions()
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.config["DATABASE"])
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -45,8 +46,10 @@ JOKER = {"text": "JK", "rank": "JK", "suit": "J", "sym": "★", "name": "joker",
          "by_rank": 52, "by_suit": 52, "value": 0, "joker": True}
 
 
+@lru_cache(maxsize=64)
 def card(text: str) -> dict:
-    """Everything a template needs to draw one card given as '7H' / '10S' (or Tonk's 'JK')."""
+    """Everything a template needs to draw one card given as '7H' / '10S' (or Tonk's 'JK').
+    Made once per card and shared (a partial asks for hundreds): read it, never change it."""
     if text == "JK":
         return JOKER
     rank, suit = text[:-1], text[-1]
@@ -131,15 +134,38 @@ def _people(view: dict, words: str) -> str:
     return words
 
 
+def _who(view: dict) -> tuple:
+    """All that the words of a line depend on besides the line: the game and the names."""
+    return view.get("game"), tuple((p.get("seat"), p.get("name")) for p in view.get("players", []))
+
+
+def _as_view(who: tuple) -> dict:
+    return {"game": who[0], "players": [{"seat": s, "name": n} for s, n in who[1]]}
+
+
+# Every partial words the whole log again, for each seat: each line is worded once (per
+# game and names) and remembered. Bounded; a line is a few dozen bytes.
+@lru_cache(maxsize=8192)
+def _humanized(who: tuple, line: str) -> str:
+    return _engine_words(_as_view(who), line,
+                         lambda w: _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], w))
+
+
+@lru_cache(maxsize=8192)
+def _spoken(who: tuple, line: str) -> str:
+    return _engine_words(_as_view(who), line,
+                         lambda w: _CARDS.sub(lambda m: cards_spoken(m.group(0).split()), w))
+
+
 def humanize(view: dict, line: str) -> str:
     """Engine words for people: seat numbers become names, 7H becomes 7♥, Tonk words."""
-    return _engine_words(view, line, lambda w: _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], w))
+    return _humanized(_who(view), line)
 
 
 def spoken(view: dict, line: str) -> str:
     """A log line for a screen reader: names as on screen, cards by name ("7H" becomes
     "seven of hearts"), so that nothing is read out as "7 black heart suit"."""
-    return _engine_words(view, line, lambda w: _CARDS.sub(lambda m: cards_spoken(m.group(0).split()), w))
+    return _spoken(_who(view), line)
 
 
 def cards_spoken(texts) -> str:

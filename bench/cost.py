@@ -1,0 +1,226 @@
+"""The server's CPU per request and per move, in-process: no sockets, no load generator.
+
+    python bench/cost.py [--moves 300] [--profile FILE.prof] [--top 25]
+
+Builds the app as `baraha serve` does (create_app, with Flask-SocketIO's WSGI middleware in
+front) and calls it as gunicorn would, `app(environ, start_response)`, with the headers a
+browser sends over http (cookies, Accept-Encoding: gzip, deflate, HX-Request;
+--encoding to change it). Measures, in CPU time of this
+process (time.process_time, the least of 5 batches):
+- `ping`: GET /ping, a request that does nothing (hooks, middleware, routing only);
+- `partial`: GET /t/CODE/view, one seat's HTML partial;
+- `json_view`: GET /api/tables/CODE, one seat's JSON view;
+- `move`: what a three-phone table of browsers costs the server for one move: the actor's
+  POST /t/CODE/act (answered with its partial) and every seat's GET of its partial on
+  `changed` (app.js fetches on equal versions too, so the actor's phone fetches again).
+With --profile, the moves run under cProfile, written to FILE.prof and summarised (the
+functions with the most cumulative time).
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import html
+import io
+import json
+import pstats
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from bench.machine import machine  # noqa: E402
+
+CSRF = "c" * 43
+ENCODING = "gzip, deflate"      # what Chrome offers over http (br and zstd: https only)
+_VERSION = re.compile(r'data-version="(\d+)"')
+_ACTION = re.compile(r"name=\"action\" value='([^']*)'")
+
+
+class Client:
+    """Calls the WSGI app directly, as the server's worker thread does."""
+    encoding = ENCODING
+
+    def __init__(self, app, code: str, token: str | None, ip: str):
+        self.app, self.code, self.ip = app, code, ip
+        self.cookie = f"baraha-csrf={CSRF}" + (f"; baraha_{code}={token}" if token else "")
+        self.token = token
+
+    def call(self, method: str, path: str, body: bytes = b"", ctype: str | None = None,
+             extra: dict | None = None) -> tuple[int, bytes]:
+        environ = {
+            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": self.ip,
+            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr,
+            "wsgi.multithread": True, "wsgi.multiprocess": False, "wsgi.run_once": False,
+            "wsgi.version": (1, 0), "HTTP_HOST": "127.0.0.1:8000", "HTTP_COOKIE": self.cookie,
+            "HTTP_ACCEPT_ENCODING": self.encoding, "HTTP_ACCEPT": "*/*",
+            "HTTP_USER_AGENT": "Mozilla/5.0 (Linux; Android 14) bench", "CONTENT_LENGTH": str(len(body)),
+            **(extra or {}),
+        }
+        if ctype:
+            environ["CONTENT_TYPE"] = ctype
+        status = []
+        out = b"".join(self.app(environ, lambda s, h, e=None: status.append(s)))
+        return int(status[0].split()[0]), out
+
+    def partial(self) -> tuple[int, bytes]:
+        return self.call("GET", f"/t/{self.code}/view", extra={"HTTP_HX_REQUEST": "true"})
+
+    def json_view(self) -> tuple[int, bytes]:
+        return self.call("GET", f"/api/tables/{self.code}",
+                         extra={"HTTP_AUTHORIZATION": f"Bearer {self.token}"})
+
+    def act(self, version: int, action: str) -> tuple[int, bytes]:
+        body = urlencode({"csrf_token": CSRF, "version": version, "action": action}).encode()
+        return self.call("POST", f"/t/{self.code}/act", body, "application/x-www-form-urlencoded",
+                         {"HTTP_HX_REQUEST": "true", "HTTP_X_CSRF_TOKEN": CSRF,
+                          "HTTP_ORIGIN": "http://127.0.0.1:8000"})
+
+
+def decoded(body: bytes) -> str:
+    import gzip
+    if body[:2] == b"\x1f\x8b":
+        return gzip.decompress(body).decode()
+    try:
+        import brotli
+        return brotli.decompress(body).decode()
+    except Exception:   # noqa: BLE001 - not brotli either: plain
+        return body.decode()
+
+
+class Table:
+    def __init__(self, app, seed: int = 1):
+        self.app = app
+        api = Client(app, "", None, "127.0.0.2")
+        _, out = api.call("POST", "/api/tables", json.dumps({"game": "tongits", "players": 3}).encode(),
+                          "application/json")
+        self.code = json.loads(decoded(out))["code"]
+        self.phones = []
+        for seat in range(3):
+            _, out = Client(app, self.code, None, f"127.0.0.{3 + seat}").call(
+                "POST", f"/api/tables/{self.code}/seats", json.dumps({"name": f"P{seat}"}).encode(),
+                "application/json")
+            token = json.loads(decoded(out))["token"]
+            self.phones.append(Client(app, self.code, token, f"127.0.0.{3 + seat}"))
+        self.rng = random.Random(seed)
+        self.screens = [decoded(p.partial()[1]) for p in self.phones]
+
+    def move(self) -> int:
+        """One move as three browsers make it: the actor's POST (answered with its
+        partial), then every seat's GET of its partial on `changed`."""
+        for phone, text in zip(self.phones, self.screens):
+            moves = _ACTION.findall(text)
+            if moves:
+                break
+        else:
+            raise SystemExit("nobody has a move")
+        version = int(_VERSION.search(text).group(1))
+        status, _ = phone.act(version, html.unescape(self.rng.choice(moves)))
+        self.screens = [decoded(p.partial()[1]) for p in self.phones]
+        return status
+
+
+def per_call(fn, n: int, batches: int = 5) -> float:
+    """CPU ms per call: the least of `batches` batches of n calls (on a shared machine the
+    other jobs only ever add to it: caches, the other hyperthread)."""
+    out = []
+    for _ in range(batches):
+        t = time.process_time()
+        for _ in range(n):
+            fn()
+        out.append((time.process_time() - t) * 1000 / n)
+    return round(min(out), 3)
+
+
+REGIONS = ("_result", "_opponents", "_board", "_log", "_hand", "_actions", "_host", "_table")
+
+
+def regions(app, table) -> dict:
+    """CPU ms of each region of one seat's partial, rendered alone (`_table` is the whole):
+    which of them every seat sees alike (result, opponents, board, log) and which are the
+    seat's own (hand, actions, host)."""
+    from flask import render_template
+    from webapp.tables import tables_of
+    from webapp.web.table import _context
+    t = tables_of(app).get(table.code)
+    phone = table.phones[0]
+    out = {}
+    with app.test_request_context(f"/t/{table.code}/view", headers={"Cookie": phone.cookie}):
+        ctx = _context(t.view(0))
+        if not ctx["view"].get("result"):
+            out["_result"] = 0.0
+        for name in REGIONS:
+            if name in out:
+                continue
+            out[name] = per_call(lambda: render_template(f"table/{name}.html", **ctx), 10, 3)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--moves", type=int, default=300)
+    ap.add_argument("--profile", help="write the moves' cProfile here (and summarise it)")
+    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--encoding", default=ENCODING, help=f"Accept-Encoding [{ENCODING}]")
+    args = ap.parse_args(argv)
+    Client.encoding = args.encoding
+    from webapp import create_app
+    with tempfile.TemporaryDirectory() as tmp:
+        # The rate limit still runs, with a rate no benchmark reaches (one process, no waits).
+        # The same deals every run (the shuffle seeded by the hand's number), so that two
+        # versions of the code play the very same game.
+        app = create_app({"DATABASE": f"{tmp}/cost.sqlite3", "BOT_DELAY": 0,
+                          "RATE_LIMIT": (1e9, 10 ** 9),
+                          "DECK_SOURCE": lambda code, n: random.Random(n).sample(range(52), 52)})
+        table = Table(app)
+        for _ in range(20):             # warm: templates compiled, caches filled
+            table.move()
+        phone = table.phones[0]
+        costs = {
+            "ping": per_call(lambda: phone.call("GET", "/ping"), 400),
+            "partial": per_call(phone.partial, 60),
+            "json_view": per_call(phone.json_view, 100),
+        }
+        prof = cProfile.Profile() if args.profile else None
+        if prof:
+            prof.enable()
+        batches = []
+        for _ in range(5):
+            t = time.process_time()
+            for _ in range(max(1, args.moves // 5)):
+                table.move()
+            batches.append((time.process_time() - t) * 1000 / max(1, args.moves // 5))
+        if prof:
+            prof.disable()
+        total = min(batches)
+        # Regions at ten moments of play (a hand's start and end look different), averaged.
+        samples = []
+        for _ in range(10):
+            for _ in range(7):
+                table.move()
+            samples.append(regions(app, table))
+        costs["regions_mean"] = {k: round(statistics.mean(r[k] for r in samples), 3)
+                                 for k in REGIONS}
+        _, body = phone.partial()
+        costs["move"] = round(total, 3)
+        costs["partial_bytes_sent"] = len(body)
+        costs["partial_bytes_html"] = len(decoded(body))
+    print(json.dumps({"machine": machine(), "cpu_ms": costs}, indent=2))
+    if prof:
+        prof.dump_stats(args.profile)
+        s = io.StringIO()
+        pstats.Stats(prof, stream=s).sort_stats("cumulative").print_stats(args.top)
+        print(s.getvalue(), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""bench/load.py's server: the real `baraha serve` on 127.0.0.1, optionally pinned to one
+core (taskset) and optionally held to a fraction of a core (a cgroup CPU quota: the
+"slow host", standing for a Raspberry Pi or an old laptop).
+
+The quota is a cgroup of its own, made for the run and removed after it: cgroup v2's
+`cpu.max` where /sys/fs/cgroup is the unified hierarchy, else cgroup v1's
+`cpu.cfs_quota_us` / `cpu.cfs_period_us` under /sys/fs/cgroup/cpu (root only). Without
+either it refuses to run rather than measure something else under the same name.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+PERIOD_US = 100_000     # 100 ms: the kernel's default CFS period
+
+
+class Quota:
+    """A cgroup holding its processes to `share` of one core."""
+
+    def __init__(self, share: float):
+        name = f"baraha-bench-{os.getpid()}"
+        quota = max(1000, int(share * PERIOD_US))
+        v2 = Path("/sys/fs/cgroup/cgroup.controllers")
+        if v2.exists() and "cpu" in v2.read_text().split():
+            self.dir = Path("/sys/fs/cgroup") / name
+            self.kind = "cgroup v2 cpu.max"
+            self.dir.mkdir()
+            (self.dir / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+        elif Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").exists():
+            self.dir = Path("/sys/fs/cgroup/cpu") / name
+            self.kind = "cgroup v1 cpu.cfs_quota_us"
+            self.dir.mkdir()
+            (self.dir / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+            (self.dir / "cpu.cfs_quota_us").write_text(str(quota))
+        else:
+            raise SystemExit("--slow-host needs a writable cgroup CPU controller (cgroup v2 "
+                             "cpu.max or v1 cpu.cfs_quota_us, as root); none here")
+        self.setting = f"{quota} us per {PERIOD_US} us"
+
+    def enter(self) -> None:
+        """In the child, before exec: the server and everything it forks stay inside."""
+        (self.dir / "cgroup.procs").write_text(str(os.getpid()))
+
+    def throttled(self) -> dict:
+        stat = {}
+        try:
+            for line in (self.dir / "cpu.stat").read_text().splitlines():
+                k, v = line.split()
+                stat[k] = int(v)
+        except OSError:
+            pass
+        return stat
+
+    def remove(self) -> None:
+        for _ in range(50):
+            try:
+                self.dir.rmdir()
+                return
+            except OSError:     # the processes are still leaving
+                time.sleep(0.1)
+
+
+class Server:
+    def __init__(self, threads: int | None, folder: Path, switch: float | None = None,
+                 durable: bool = False, arenas: int | None = None, cpu: int | None = None,
+                 quota: Quota | None = None, host: str = "127.0.0.1"):
+        self.folder = folder
+        self.db = folder / "load.sqlite3"
+        self.log = open(folder / "server.log", "w")
+        args = ["serve", "--host", host, "--port", "0", "--db", str(self.db)]
+        if threads or switch or durable:
+            # `baraha serve` itself, with only gunicorn's `threads` setting replaced (and/or
+            # Python's thread switch interval: an experiment, see --switch-interval).
+            code = "import sys, gunicorn.config as c; set_ = c.Config.set\n"
+            if threads:
+                code += (f"c.Config.set = lambda self, k, v: set_(self, k, {threads} "
+                         "if k == 'threads' else v)\n")
+            if switch:
+                code += f"sys.setswitchinterval({switch})\n"
+            if durable:     # the DURABLE_COMMITS config key: fsync every move (store.py)
+                code += ("import webapp; make = webapp.create_app\n"
+                         "webapp.create_app = lambda c=None: make({**(c or {}), 'DURABLE_COMMITS': True})\n")
+            code += "from webapp.__main__ import main; sys.exit(main(sys.argv[1:]))"
+            cmd = [sys.executable, "-c", code, *args]
+        else:
+            cmd = [sys.executable, "-m", "webapp", *args]
+        if cpu is not None:
+            cmd = ["taskset", "-c", str(cpu), *cmd]
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if arenas:      # glibc's per-thread malloc arenas (create_app caps them at 2 otherwise)
+            env["MALLOC_ARENA_MAX"] = str(arenas)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+                                     env=env, start_new_session=True,
+                                     preexec_fn=quota.enter if quota else None)
+        end = time.monotonic() + 90
+        self.base = None
+        pattern = r"http://" + re.escape(host) + r":(\d+)"
+        while time.monotonic() < end:
+            m = re.search(pattern, (folder / "server.log").read_text())
+            if m:
+                self.port = int(m.group(1))
+                self.base = f"http://{host}:{self.port}"
+                break
+            time.sleep(0.05)
+        if not self.base:
+            raise SystemExit("the server did not start: " + (folder / "server.log").read_text())
+        self.master = psutil.Process(self.proc.pid)
+
+    def processes(self) -> list[psutil.Process]:
+        try:
+            return [self.master] + self.master.children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) of the server's processes so far."""
+        total = 0.0
+        for p in self.processes():
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def rss(self) -> int:
+        total = 0
+        for p in self.processes():
+            try:
+                total += p.memory_info().rss
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def worker_pid(self) -> int | None:
+        kids = self.processes()[1:]
+        return kids[0].pid if kids else None
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGINT)
+            self.proc.wait(timeout=15)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.log.close()

@@ -1,0 +1,279 @@
+"""bench/load.py's phones: each a Socket.IO client and an HTTP client, as a phone is.
+
+Three ways to be a phone (--fetch):
+- `browser` (the default): what static/js/app.js does. The socket connects with the seat
+  cookie and `auth: {code}`; on `changed` the phone GETs its HTML partial (/t/CODE/view,
+  with HX-Request and, as over http, Accept-Encoding: gzip, deflate); its moves are the partial's own
+  `form.act` buttons (their hidden `action` field); a tap POSTs that form to /t/CODE/act
+  (form fields, CSRF cookie and header, as htmx sends them) and swaps in the partial that
+  comes back. So a move of a three-phone table costs the server one POST that renders the
+  actor's partial, and two GETs of the others' partials.
+- `partial`: the JSON API for moves (POST /api/.../actions) and the partial on `changed`,
+  plus the JSON view when the partial says it is this phone's turn (the older bench mode).
+- `json`: an API client: the JSON view on `changed`, moves by the JSON API.
+"""
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import random
+import re
+import secrets
+import time
+
+import aiohttp
+import socketio
+
+_VERSION = re.compile(r'data-version="(\d+)"')
+_ACTION = re.compile(r"name=\"action\" value='([^']*)'")
+# Over plain http (a home server's usual address) Chrome and Firefox offer gzip and deflate
+# only: brotli and zstd are for https origins.
+BROWSER_HEADERS = {"Accept-Encoding": "gzip, deflate", "HX-Request": "true",
+                   "Accept": "*/*", "Sec-Fetch-Site": "same-origin"}
+
+
+class Phone:
+    def __init__(self, run, table: str, seat: int, token: str, ip: str):
+        self.run, self.table, self.seat, self.token, self.ip = run, table, seat, token, ip
+        self.rng = random.Random(f"{table}:{seat}")
+        self.csrf = secrets.token_urlsafe(32)
+        self.http: aiohttp.ClientSession | None = None
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.version = -1           # of the newest view this phone has
+        self.view: dict | None = None
+        self.moves: list[str] = []  # browser mode: the partial's actions (JSON text)
+        self.fetching = False
+        self.again = False
+        self.acting = False
+        self.sio.on("changed", self.on_changed)
+
+    async def open(self) -> None:
+        cookie = f"baraha_{self.table}={self.token}; baraha-csrf={self.csrf}"
+        headers = {"Cookie": cookie}
+        if self.run.fetch == "browser":
+            headers.update(BROWSER_HEADERS, Origin=self.run.base)
+        else:
+            headers["Authorization"] = f"Bearer {self.token}"
+        self.http = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=2), headers=headers)
+        auth = {"code": self.table} if self.run.fetch == "browser" else {"token": self.token}
+        await self.sio.connect(self.run.base, auth=auth, headers={"Cookie": cookie},
+                               transports=["websocket"], wait_timeout=20)
+
+    async def close(self) -> None:
+        try:
+            await asyncio.wait_for(self.sio.disconnect(), 2)
+        except Exception:   # noqa: BLE001 - the benchmark is over
+            pass
+        if self.http:
+            await self.http.close()
+
+    async def on_changed(self, data) -> None:
+        v = data.get("version", -1) if isinstance(data, dict) else -1
+        self.run.pushes.setdefault((self.table, self.seat), []).append((v, time.perf_counter()))
+        # A browser (app.js) fetches on equal versions too (a phone came or went: "away").
+        if v > self.version or v == -1 or (v == self.version and self.run.fetch == "browser"):
+            if self.fetching:
+                self.again = True
+            else:
+                asyncio.get_running_loop().create_task(self.fetch())
+
+    async def fetch(self) -> None:
+        self.fetching = True
+        try:
+            while True:
+                self.again = False
+                await self._fetch_once()
+                if not self.again:
+                    break
+        except RuntimeError:    # the session was closed under it: the level is over
+            if not self.run.stopping:
+                raise
+        finally:
+            self.fetching = False
+
+    def _error(self, what: str) -> None:
+        self.run.errors[what] = self.run.errors.get(what, 0) + 1
+
+    async def _fetch_once(self) -> None:
+        run = self.run
+        partial = run.fetch in ("partial", "browser")
+        path = f"/t/{self.table}/view" if partial else f"/api/tables/{self.table}"
+        start = time.perf_counter()
+        for attempt in (1, 2):
+            try:
+                async with self.http.get(run.base + path) as r:
+                    body = await r.text()
+                    done = time.perf_counter()
+                    run.requests += 1
+                    if r.status != 200:
+                        return self._error(f"GET {r.status}")
+                break
+            except aiohttp.ServerDisconnectedError as e:
+                # The server closed an idle keep-alive connection as this GET went out on
+                # it: a browser sends a GET again on a new connection, unseen.
+                if attempt == 2:
+                    return self._error(type(e).__name__)
+            except aiohttp.ClientError as e:
+                return self._error(type(e).__name__)
+        run.fetches += 1
+        if run.measuring:
+            run.fetch_ms.append((done - start) * 1000)
+        if run.fetch == "browser":
+            self._partial(body, done)
+        elif partial:
+            m = _VERSION.search(body)
+            version = int(m.group(1)) if m else -1
+            mine = 'data-mine="1"' in body or 'data-do="next"' in body
+            if version > self.version:
+                self.version = version
+                run.seen(self.table, self.seat, version, done)
+                if mine:        # the moves themselves come from the JSON view
+                    await self._json_view()
+        else:
+            view = json.loads(body)
+            if view["version"] > self.version:
+                self.version, self.view = view["version"], view
+                run.seen(self.table, self.seat, view["version"], done)
+            self.maybe_act()
+
+    def _partial(self, body: str, done: float) -> None:
+        """Browser mode: swap in a partial; its buttons are this phone's moves."""
+        m = _VERSION.search(body)
+        version = int(m.group(1)) if m else -1
+        if version >= self.version:
+            if version > self.version:
+                self.run.seen(self.table, self.seat, version, done)
+            self.version = version
+            self.moves = [html.unescape(a) for a in _ACTION.findall(body)]
+            self.maybe_act()
+
+    async def _json_view(self) -> None:
+        async with self.http.get(f"{self.run.base}/api/tables/{self.table}") as r:
+            self.run.requests += 1
+            if r.status == 200:
+                self.view = await r.json()
+                self.maybe_act()
+
+    def _can_act(self) -> bool:
+        if self.run.fetch == "browser":
+            return bool(self.moves)
+        return bool(self.view and self.view["legal"])
+
+    def maybe_act(self) -> None:
+        if self._can_act() and not self.acting and not self.run.stopping:
+            self.acting = True
+            asyncio.get_running_loop().create_task(self.act())
+
+    async def act(self) -> None:
+        run = self.run
+        try:
+            await asyncio.sleep(run.think * self.rng.uniform(0.8, 1.2))
+            if run.stopping or not self._can_act():
+                return
+            t0 = time.perf_counter()
+            if run.fetch == "browser":
+                form = {"csrf_token": self.csrf, "version": str(self.version),
+                        "action": self.rng.choice(self.moves)}
+                async with self.http.post(f"{run.base}/t/{self.table}/act", data=form,
+                                          headers={"X-CSRF-Token": self.csrf}) as r:
+                    body = await r.text()
+                    status = r.status
+            else:
+                action = self.rng.choice(self.view["legal"])
+                body = {"version": self.view["version"], "action": action}
+                async with self.http.post(f"{run.base}/api/tables/{self.table}/actions",
+                                          json=body) as r:
+                    answer = await r.json(content_type=None)
+                    status = r.status
+            done = time.perf_counter()
+            run.requests += 1
+        except aiohttp.ClientError as e:
+            return self._error(type(e).__name__)
+        finally:
+            self.acting = False
+        if status == 200:
+            if run.measuring:
+                run.post_ms.append((done - t0) * 1000)
+            if run.fetch == "browser":
+                m = _VERSION.search(body)
+                run.acted(self.table, self.seat, int(m.group(1)) if m else -1, t0, done)
+                self._partial(body, done)
+            else:
+                run.acted(self.table, self.seat, answer["version"], t0, done)
+                if answer["version"] > self.version:
+                    self.version, self.view = answer["version"], answer
+                self.maybe_act()
+        elif status == 409:     # someone moved first ("next" is everyone's): redraw, go on
+            run.stale += 1
+            if run.fetch == "browser":
+                self._partial(body, done)
+            else:
+                self.view = answer.get("view")
+                self.maybe_act()
+        else:
+            self._error(f"POST {status}")
+
+
+class Run:
+    def __init__(self, base: str, tables: int, game: str, think: float, fetch: str):
+        self.base, self.tables, self.game, self.think, self.fetch = base, tables, game, think, fetch
+        self.phones: list[Phone] = []
+        self.stopping = False
+        self.measuring = False
+        self.actions: list[tuple[str, int, int, float]] = []   # (table, seat, version, t0)
+        self.views: dict[tuple[str, int], list[tuple[int, float]]] = {}   # -> (version, t)
+        self.pushes: dict[tuple[str, int], list[tuple[int, float]]] = {}  # -> (version, t)
+        self.fetch_ms: list[float] = []         # one GET of a view, as the phone waits for it
+        self.post_ms: list[float] = []          # one POST of an action, as the phone waits
+        self.seats: dict[str, int] = {}
+        self.fetches = 0
+        self.requests = 0
+        self.stale = 0
+        self.errors: dict[str, int] = {}
+
+    def seen(self, table, seat, version, t) -> None:
+        self.views.setdefault((table, seat), []).append((version, t))
+
+    def acted(self, table, seat, version, t0, done) -> None:
+        if self.measuring:
+            self.actions.append((table, seat, version, t0))
+        self.seen(table, seat, version, done)
+
+    def push_ms(self) -> list[float]:
+        """Per action: from its POST to the last other seat hearing `changed` for it."""
+        out = []
+        for table, seat, version, t0 in self.actions:
+            worst = 0.0
+            for s in range(self.seats[table]):
+                if s != seat:
+                    t = next((t for v, t in self.pushes.get((table, s), ()) if v >= version
+                              and t >= t0), None)
+                    if t is None:
+                        break
+                    worst = max(worst, t - t0)
+            else:
+                out.append(worst * 1000)
+        return out
+
+    def latencies(self, until: float) -> tuple[list[float], int]:
+        """Per action: the last other seat's first view at least that new, after the POST."""
+        out, missing = [], 0
+        for table, seat, version, t0 in self.actions:
+            worst = 0.0
+            for s in range(self.seats[table]):
+                if s == seat:
+                    continue
+                t = next((t for v, t in self.views.get((table, s), ()) if v >= version and t >= t0),
+                         None)
+                if t is None:
+                    worst = None
+                    break
+                worst = max(worst, t - t0)
+            if worst is None:
+                if t0 < until - 5:      # not just cut off by the end of the window
+                    missing += 1
+            else:
+                out.append(worst * 1000)
+        return out, missing
