@@ -11,8 +11,8 @@ region, gives Filipino; anything else English). Each phone has its own cookie, s
 phones at one table can read two languages. The JSON API stays English for programs.
 
 Refresh the template and the Filipino catalog after changing words (docs/I18N.md):
-    pybabel extract -F babel.cfg -o webapp/translations/messages.pot .
-    pybabel update -i webapp/translations/messages.pot -d webapp/translations -l fil --no-fuzzy-matching
+    pybabel extract -F babel.cfg -o webapp/translations/messages.pot --add-location=file --no-wrap .
+    pybabel update -i webapp/translations/messages.pot -d webapp/translations -l fil --no-fuzzy-matching --no-wrap
 """
 from __future__ import annotations
 
