@@ -1,6 +1,6 @@
 """Errors of the web layer. Each carries its HTTP status and a message a player can read.
 
-tables.py raises them; web/api.py turns them into `{"error": "..."}` with the status, and
+webapp/tables/ raises them; web/api.py turns them into `{"error": "..."}` with the status, and
 the pages show the message. Messages never hold a token or a hidden card.
 """
 from __future__ import annotations

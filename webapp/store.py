@@ -5,7 +5,7 @@ event kept for quick listing). Every change that moves a table's version is one 
 that version: a seat row (a person joins, the host turns a seat into a bot or back), a hand
 row (a deal: its deck order, dealer, match state and options) or an action row (a game
 action, "next", "close"). `load_all` returns each table with its rows in version order, and
-tables.py replays them; the deck order is read here and nowhere else leaves the server.
+tables/journal.py replays them; the deck order is read here and nowhere else leaves the server.
 
 Only the sha256 of a seat's token is stored, never the token.
 """

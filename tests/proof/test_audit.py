@@ -36,7 +36,8 @@ import requests
 import socketio as socketio_client
 from werkzeug.serving import make_server
 
-import webapp.tables
+import webapp.tables.turns
+import webapp.tables.view
 from webapp import create_app
 from webapp.realtime import socketio
 from webapp.tables import tables_of
@@ -571,7 +572,7 @@ def seeded_bots(monkeypatch):
         def randbits(k):
             return rng.getrandbits(k)
 
-    monkeypatch.setattr(webapp.tables, "secrets", Secrets())
+    monkeypatch.setattr(webapp.tables.turns, "secrets", Secrets())
 
 
 def run_games(app, kind, seeds, new_http, new_socket, live=False, kinds=None):
@@ -638,7 +639,7 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path_factory, monkeypatch):
         other = hand.hands[(seat + 1) % hand.players]
         return other[0] if other else hand.stock[-1]
 
-    real_view_for = webapp.tables.view_for
+    real_view_for = webapp.tables.view.view_for
 
     def leaky_view_for(hand, seat, names=None):
         view = real_view_for(hand, seat, names)
@@ -661,7 +662,7 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path_factory, monkeypatch):
         return words
 
     if plant.startswith("json") or plant == "stock order":
-        monkeypatch.setattr(webapp.tables, "view_for", leaky_view_for)
+        monkeypatch.setattr(webapp.tables.view, "view_for", leaky_view_for)
         kinds = ("api", "api", "bot")
     elif plant.startswith("html"):
         monkeypatch.setitem(app.jinja_env.globals, "humanize", leaky_humanize)

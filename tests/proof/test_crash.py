@@ -38,7 +38,7 @@ import pytest
 import requests
 
 from webapp.engine.actions import Action
-from webapp.tables import _request_key
+from webapp.tables.checks import request_key as _request_key
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and gunicorn: POSIX only")
 

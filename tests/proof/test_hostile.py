@@ -368,7 +368,7 @@ def test_fuzz_socketio_connections_and_events(world, auth, events):
                     if pa["connected"] != pb["connected"]:
                         assert world.tokens[code][pa["seat"]] == auth["token"]
         # An event named "connect" carrying another table's token joined nothing there.
-        world.tables.get(other).registry.notify(other, 999)
+        world.tables.get(other).notify(other, 999)
         assert not [m for m in sc.get_received() if m["args"] == [{"version": 999}]]
     finally:
         if sc.is_connected():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import webapp.tables
+import webapp.tables.dealing
 from webapp import create_app
 from webapp.deck import shuffled_deck
 from webapp.tables import tables_of
@@ -160,7 +160,7 @@ def test_a_real_deal_uses_shuffled_deck_and_never_the_random_module(tmp_path, mo
     def refuse(*args, **kwargs):
         raise AssertionError("the random module's generator was used while dealing")
 
-    monkeypatch.setattr(webapp.tables, "shuffled_deck", spy)
+    monkeypatch.setattr(webapp.tables.dealing, "shuffled_deck", spy)
     # SystemRandom overrides these two; any Mersenne Twister instance would reach them.
     monkeypatch.setattr(random.Random, "random", refuse)
     monkeypatch.setattr(random.Random, "getrandbits", refuse)
@@ -202,7 +202,8 @@ def test_the_engine_never_imports_random():
 
 def test_server_code_uses_random_only_to_seed_a_bots_choices():
     """Outside bots/ (players, which may use random.Random for decisions), no server module
-    imports `random`, except tables.py, which only builds a bot's random.Random in _play_bot."""
+    imports `random`, except tables/turns.py, which only builds a bot's random.Random in
+    play_bot."""
     found = {}
     for f in sorted(WEBAPP.rglob("*.py")):
         rel = f.relative_to(WEBAPP)
@@ -211,8 +212,9 @@ def test_server_code_uses_random_only_to_seed_a_bots_choices():
         tree = ast.parse(f.read_text())
         if _imports_random(tree):
             found[str(rel)] = tree
-    assert set(found) <= {"tables.py"}, sorted(found)
-    tree = found.get("tables.py") or ast.parse((WEBAPP / "tables.py").read_text())
+    turns = str(Path("tables") / "turns.py")
+    assert set(found) <= {turns}, sorted(found)
+    tree = found.get(turns) or ast.parse((WEBAPP / turns).read_text())
     uses = []
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -222,8 +224,10 @@ def test_server_code_uses_random_only_to_seed_a_bots_choices():
                     uses.append((fn.name, node.attr))
     all_uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute)
                 and isinstance(n.value, ast.Name) and n.value.id == "random"]
-    assert set(uses) <= {("_play_bot", "Random")} and len(all_uses) == len(uses), uses
-    deal = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_deal")
+    assert set(uses) <= {("play_bot", "Random")} and len(all_uses) == len(uses), uses
+    dealing = ast.parse((WEBAPP / "tables" / "dealing.py").read_text())
+    assert not _imports_random(dealing)
+    deal = next(n for n in ast.walk(dealing) if isinstance(n, ast.FunctionDef) and n.name == "deal")
     called = {n.func.id for n in ast.walk(deal) if isinstance(n, ast.Call)
               and isinstance(n.func, ast.Name)}
     assert "shuffled_deck" in called

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import webapp.tables
+import webapp.tables.turns
 from webapp.engine.cards import text
 from webapp.tables import tables_of
 
@@ -46,14 +46,14 @@ CASES = [("tongits", 3, {}, {}), ("tongits", 3, {"2": "hard"}, {"jackpot": 0}),
 def test_views_hide_other_hands_and_the_stock(app, client, decks, monkeypatch, seed, game,
                                               players, bots, options):
     bot_views = []
-    real_choose = webapp.tables._choose
+    real_choose = webapp.tables.turns._choose
 
     def choose(view, level, rng):       # bots read a view, like a person
         check(view, tables_of(app).get(view["code"]))
         bot_views.append(view)
         return real_choose(view, level, rng)
 
-    monkeypatch.setattr(webapp.tables, "_choose", choose)
+    monkeypatch.setattr(webapp.tables.turns, "_choose", choose)
     rng = random.Random(seed)
     for number in (1, 2, 3):            # seeded decks: each run deals the same hands
         decks[number] = rng.sample(range(52), 52)

@@ -1,11 +1,11 @@
-"""tables.py as the pages call it: seats, bots, the ledger, and bots that misbehave."""
+"""webapp/tables/ as the pages call it: seats, bots, the ledger, and bots that misbehave."""
 from __future__ import annotations
 
 import sys
 
 import pytest
 
-import webapp.tables
+import webapp.tables.turns
 from webapp import data_dir
 from webapp.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
 from webapp.tables import clean_name, tables_of
@@ -65,7 +65,7 @@ def test_a_bot_that_fails_plays_its_first_legal_action(app, tables, monkeypatch)
     def broken(view, level, rng):
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(webapp.tables, "_choose", broken)
+    monkeypatch.setattr(webapp.tables.turns, "_choose", broken)
     table = tables.create("tonk", 2, None, {"1": "hard"})
     table.join("Ana")
     for _ in range(30):
@@ -74,7 +74,7 @@ def test_a_bot_that_fails_plays_its_first_legal_action(app, tables, monkeypatch)
             break
         assert view["turn"] in (0, None), "the bot stalled"
         table.act(0, view["version"], view["legal"][-1])
-    monkeypatch.setattr(webapp.tables, "_choose", lambda view, level, rng: {"do": "tongit"})
+    monkeypatch.setattr(webapp.tables.turns, "_choose", lambda view, level, rng: {"do": "tongit"})
     table2 = tables.create("tongits", 3, None, {"1": "hard", "2": "easy"})
     table2.join("Ana")
     assert table2.view(0)["turn"] in (0, None)

@@ -1,0 +1,125 @@
+"""Input checks: every field a client sends is checked here, and refused naming the field."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+
+from ..bots import LEVELS as BOT_LEVELS
+from ..engine import game as engine
+from ..engine.actions import Action
+from ..engine.errors import BadAction, BadSetup
+from ..engine.options import resolve
+from ..errors import BadRequest, Illegal
+
+NAME_MAX = 24
+# Bidirectional controls would let a name reorder the text around it on others' screens.
+BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unnamed seats read "Seat 2" on screen, and the engine's words say "seat 1" before names
+# are put in: a name like "seat 0" would be shown as another player's name in the log.
+SEATLIKE = re.compile(r"\bseat\s*\d", re.IGNORECASE)
+NEXT = "next"
+
+
+def is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _dump(obj) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+
+
+def request_key(seat: int, version: int, action: dict) -> str:
+    """Identifies one request: the same seat sending the same action against the same view."""
+    return hashlib.sha256(f"{seat}|{version}|{_dump(action)}".encode()).hexdigest()
+
+
+def clean_name(name) -> str:
+    if not isinstance(name, str):
+        raise BadRequest("name: must be text, like \"Ana\"")
+    name = unicodedata.normalize("NFC", name).strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise BadRequest(f"name: must be 1 to {NAME_MAX} characters long")
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in BIDI for ch in name):
+        raise BadRequest("name: must not contain control characters or line breaks")
+    if SEATLIKE.search(name):
+        raise BadRequest('name: must not read like a seat ("Seat 2"): it could pass for '
+                         "another player on screen")
+    return name
+
+
+def check_seat(seat, players: int) -> None:
+    if not is_int(seat) or not 0 <= seat < players:
+        raise BadRequest(f"seat: must be a seat from 0 to {players - 1}")
+
+
+def check_level(level) -> None:
+    if level is not None and level not in BOT_LEVELS:
+        raise BadRequest(f"level: one of {', '.join(BOT_LEVELS)}, or null for a person")
+
+
+def check_version(version) -> None:
+    if not is_int(version):
+        raise BadRequest("version: must be a whole number (the version of the view you acted on)")
+
+
+def check_setup(game, players, options) -> tuple[int, dict]:
+    """(players, resolved options) of a new table."""
+    if not isinstance(game, str) or game not in engine.GAMES:
+        raise BadRequest('game: must be "tongits" or "tonk"')
+    try:
+        options = resolve(game, options)
+    except BadSetup as e:
+        raise BadRequest(f"{e.field}: {e}" if e.field else str(e)) from None
+    counts = engine.player_counts(game, options)
+    if players is None and len(counts) == 1:
+        players = counts.start
+    if not is_int(players) or players not in counts:
+        raise BadRequest(f"players: {game} is played by {counts.start} to {counts.stop - 1}"
+                         if len(counts) > 1 else
+                         f"players: {game} is played by exactly {counts.start}")
+    return players, options
+
+
+def check_bots(bots, players: int) -> dict[int, str]:
+    if bots is None:
+        return {}
+    if not isinstance(bots, dict):
+        raise BadRequest('bots: must be an object like {"1": "hard"}')
+    out = {}
+    for key, level in bots.items():
+        seat = int(key) if isinstance(key, str) and key.isdigit() else key
+        if not is_int(seat) or not 0 <= seat < players:
+            raise BadRequest(f"bots: {key!r} is not a seat (seats are 0 to {players - 1})")
+        if level not in BOT_LEVELS:
+            raise BadRequest(f"bots.{key}: a bot's level is one of {', '.join(BOT_LEVELS)}")
+        out[seat] = level
+    if len(out) >= players:
+        raise BadRequest("bots: leave at least one seat for a person")
+    return out
+
+
+def parse_action(seat: int, action, players: int) -> tuple[Action | None, dict]:
+    """(engine Action or None for "next", the canonical JSON); BadRequest naming the field."""
+    if not isinstance(action, dict):
+        raise BadRequest('action: must be an object like {"do": "draw"}')
+    if action.get("do") == NEXT:
+        return None, {"do": NEXT}
+    try:
+        parsed = Action.from_json(action, seat_required=False)
+    except BadAction as e:
+        raise BadRequest(f"action.{e.field}: {e}" if e.field else f"action: {e}") from None
+    if parsed.seat is not None and parsed.seat != seat:
+        raise Illegal(f"you sit in seat {seat} and cannot act for seat {parsed.seat}")
+    if parsed.onto and not 0 <= parsed.onto[0] < players:
+        raise BadRequest(f"action.onto.seat: there is no seat {parsed.onto[0]} "
+                         f"(seats are 0 to {players - 1})")
+    return parsed, canonical(parsed)
+
+
+def canonical(action: Action) -> dict:
+    """An action as a client sends it (and the journal keeps it): the seat comes from the token."""
+    canon = action.to_json()
+    canon.pop("seat", None)
+    return canon

@@ -1,0 +1,43 @@
+"""Dealing and the ledger: when a hand is dealt, from which deck, and the running chips."""
+from __future__ import annotations
+
+import secrets
+
+from ..deck import shuffled_deck
+from ..engine import game as engine
+
+
+def dealable(table) -> bool:
+    if table.closed or table.scheduler.stopped:
+        return False
+    if table.hand is None:
+        return all(st.taken for st in table.seats)
+    people = [st for st in table.seats if not st.bot]
+    # Bots are ready at once; with no person left at the table, nobody wants a next hand.
+    return table.hand.over and bool(people) and all(st.ready for st in people)
+
+
+def deal(table) -> tuple[dict, object]:
+    """(the deal row for the journal, the engine's new Hand)."""
+    number = table.hand_number + 1
+    if table.hand is None:
+        dealer, match = secrets.randbelow(table.players), {"pot": 0, "streak": None}
+    else:
+        m = engine.next_match(table.hand)
+        dealer, match = m["dealer"], {"pot": m["pot"], "streak": m["streak"]}
+    deck = table.deck_source(table.code, number) if table.deck_source else None
+    if isinstance(deck, tuple):             # tests may also choose the dealer
+        deck, dealer = deck
+    if deck is None:
+        deck = shuffled_deck()          # webapp/deck.py: the OS's randomness
+    hand = engine.new_hand(table.game, table.players, dealer=dealer, options=table.options,
+                           match=match, deck=list(deck))
+    return {"number": number, "deck": list(deck), "dealer": dealer, "match": match,
+            "options": table.options}, hand
+
+
+def chips(table) -> list[int]:
+    """The running ledger: every hand's net so far, this hand's antes included."""
+    if table.hand is None:
+        return list(table.chips_before)
+    return [a + b for a, b in zip(table.chips_before, table.hand.net())]

@@ -1,0 +1,184 @@
+"""One live table: what the API and the pages call (docs/ARCHITECTURE.md). Each job lives in
+its own module: checks (input), seats (seats and tokens), journal (write, then apply),
+dealing (deals and the ledger), turns (bots and their timer), view (what a seat sees)."""
+from __future__ import annotations
+
+import logging
+import threading
+
+from ..engine import game as engine
+from ..engine.errors import IllegalAction
+from ..engine.views import seat_name
+from ..errors import Closed, Conflict, Forbidden, Illegal, Stale, Unauthorized
+from . import dealing, journal, turns
+from .checks import check_level, check_seat, check_version, clean_name, parse_action, \
+    request_key
+from .seats import BOT_NAMES, free_seat, hash_token, new_seats, new_token, seat_of_token
+from .view import table_view
+
+log = logging.getLogger("baraha")
+
+NOT_DEALT = "the first hand has not been dealt yet: it starts when every seat is taken"
+
+
+class Table:
+    def __init__(self, code: str, game: str, players: int, options: dict,
+                 bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
+                 deck_source=None):
+        self.code, self.game, self.players = code, game, players
+        self.options, self.created = options, created
+        self.store, self.notify, self.scheduler, self.tokens = store, notify, scheduler, tokens
+        self.deck_source = deck_source
+        self.seats = new_seats(players, bots)
+        self.lock = threading.RLock()
+        self.version = 0
+        self.hand = None                    # the engine Hand being played, None before the deal
+        self.hand_number = 0
+        self.chips_before = [0] * players   # ledger of the hands before this one
+        self.host: int | None = None
+        self.closed = False
+        self.last: dict[int, str] = {}      # seat -> request key of its last accepted action
+
+    # ---- seats ----------------------------------------------------------------------
+
+    def join(self, name, seat=None) -> tuple[int, str]:
+        name = clean_name(name)
+        if seat is not None:
+            check_seat(seat, self.players)
+        with self.lock:
+            self._check_open()
+            if seat is None:
+                seat = free_seat(self.seats)
+                if seat is None:
+                    raise Conflict(f"table {self.code} is full")
+            elif self.seats[seat].taken:
+                raise Conflict(f"seat {seat} is taken")
+            token = new_token()
+            self._commit("seat", {"seat": seat, "name": name, "token_hash": hash_token(token),
+                                  "bot": None})
+            turns.progress(self)
+            version = self.version
+        self._notify(version)
+        return seat, token
+
+    def seat_of(self, token) -> int:
+        seat = seat_of_token(self.seats, token)
+        if seat is None:
+            raise Unauthorized(f"this token has no seat at table {self.code}")
+        return seat
+
+    def set_bot(self, seat, level, by: int | None = None) -> dict:
+        check_seat(seat, self.players)
+        check_level(level)
+        with self.lock:
+            self._check_open()
+            self._check_host(by)
+            st = self.seats[seat]
+            if st.bot != level:
+                name = st.name if st.token_hash else (BOT_NAMES[seat] if level else None)
+                self._commit("seat", {"seat": seat, "name": name, "token_hash": st.token_hash,
+                                      "bot": level})
+                turns.progress(self)
+            view, version = self._view(by if by is not None else seat), self.version
+        self._notify(version)
+        return view
+
+    def close(self, by: int | None = None) -> dict:
+        with self.lock:
+            self._check_open()
+            self._check_host(by)
+            self._commit("action", self._action_row(by, {"do": "close"}))
+            view, version = self._view(by if by is not None else 0), self.version
+        self._notify(version)
+        return view
+
+    def connected(self, seat: int, delta: int) -> None:
+        """A socket of `seat` opened (+1) or closed (-1); tell the table if that shows."""
+        with self.lock:
+            st = self.seats[seat]
+            before = st.sockets > 0
+            st.sockets = max(0, st.sockets + delta)
+            changed, version = before != (st.sockets > 0), self.version
+        if changed:
+            self._notify(version)
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise Closed(f"table {self.code} is closed")
+
+    def _check_host(self, by: int | None) -> None:
+        if by is not None and by != self.host:
+            raise Forbidden(f"only the host ({seat_name(self._names(), self.host)}) can do that")
+
+    def _names(self) -> list[str | None]:
+        return [st.name for st in self.seats]
+
+    # ---- actions --------------------------------------------------------------------
+
+    def act(self, seat: int, version, action) -> dict:
+        check_version(version)
+        parsed, canon = parse_action(seat, action, self.players)
+        with self.lock:
+            self._check_open()
+            key = request_key(seat, version, canon)
+            if version != self.version:
+                if self.last.get(seat) == key:      # the same request again: applied once
+                    return self._view(seat)
+                raise Stale(self._view(seat), f"the table has moved on (your screen showed "
+                            f"version {version}, it is now {self.version}); here it is as it is now")
+            if self.seats[seat].bot:
+                raise Illegal("a bot is playing your seat now; ask the host to give it back")
+            hand = None
+            if parsed is None:
+                self._check_next(seat)
+            else:
+                if self.hand is None:
+                    raise Illegal(NOT_DEALT)
+                try:
+                    hand = engine.apply(self.hand, parsed.for_seat(seat))
+                except IllegalAction as e:
+                    raise Illegal(str(e)) from None
+            self._commit("action", self._action_row(seat, canon, key), hand)
+            turns.progress(self)
+            view, now = self._view(seat), self.version
+        self._notify(now)
+        return view
+
+    def _check_next(self, seat: int) -> None:
+        if self.hand is None:
+            raise Illegal(NOT_DEALT)
+        if not self.hand.over:
+            raise Illegal("the hand is still being played")
+        if self.seats[seat].ready:
+            waiting = [seat_name(self._names(), s) for s, st in enumerate(self.seats)
+                       if not st.bot and not st.ready]
+            raise Illegal("you have already asked for the next hand; waiting for "
+                          + ", ".join(waiting))
+
+    def _action_row(self, seat: int | None, canon: dict, key: str | None = None) -> dict:
+        return journal.action_row(self, seat, canon, key)
+
+    def _commit(self, kind: str, data: dict, hand=None) -> None:
+        """Write first, then apply: the same code replays the journal on start-up."""
+        version = self.version + 1
+        journal.write(self.store, self.code, version, kind, data)
+        journal.apply(self, version, kind, data, hand)
+
+    def _notify(self, version: int) -> None:
+        try:
+            self.notify(self.code, version)
+        except Exception:       # a push that fails must not undo an accepted action
+            log.exception("table %s: notify failed", self.code)
+
+    # ---- views ----------------------------------------------------------------------
+
+    def view(self, seat: int) -> dict:
+        with self.lock:
+            return self._view(seat)
+
+    def _view(self, seat: int, acting: bool = False) -> dict:
+        return table_view(self, seat, acting)
+
+    def chips(self) -> list[int]:
+        """The running ledger: every hand's net so far, this hand's antes included."""
+        return dealing.chips(self)

@@ -1,0 +1,87 @@
+"""Bots' turns: the scheduler that plays them after a delay, and what a bot plays."""
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import threading
+
+from ..bots import choose as _choose
+from ..engine import game as engine
+from ..engine.actions import Action
+from . import dealing
+from .checks import canonical
+
+log = logging.getLogger("baraha")
+
+
+class Scheduler:
+    """Runs a bot's turn `delay` seconds later on a timer thread (delay 0: at once, in the
+    caller's thread). Stopped, nothing happens on its own any more: no deal, no bot move."""
+
+    def __init__(self, delay: float = 1.2):
+        self.delay = delay
+        self.stopped = False
+
+    def later(self, fn, *args) -> None:
+        timer = threading.Timer(self.delay, fn, args=args)
+        timer.daemon = True
+        timer.start()
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def progress(table) -> None:
+    """Deal when everyone is ready; let bots play (now, or after the bot delay)."""
+    for _ in range(100_000):    # a bound, in case a game never ends
+        if dealing.dealable(table):
+            row, hand = dealing.deal(table)
+            table._commit("deal", row, hand)
+            continue
+        seat = bot_to_act(table)
+        if seat is None:
+            return
+        if table.scheduler.delay > 0:
+            table.scheduler.later(bot_turn, table, table.version)
+            return
+        play_bot(table, seat)
+
+
+def bot_to_act(table) -> int | None:
+    if table.closed or table.scheduler.stopped or table.hand is None or table.hand.over:
+        return None
+    return table.hand.turn if table.seats[table.hand.turn].bot else None
+
+
+def play_bot(table, seat: int) -> None:
+    view = table._view(seat, acting=True)
+    rng = random.Random(secrets.randbits(64))
+    try:
+        action = Action.from_json(_choose(view, table.seats[seat].bot, rng),
+                                  seat_required=False).for_seat(seat)
+        hand = engine.apply(table.hand, action)
+    except Exception as e:      # a bot's bug must never stall the table
+        log.warning("table %s: the bot in seat %d failed (%s); it plays its first legal "
+                    "action", table.code, seat, type(e).__name__)
+        action = engine.legal_actions(table.hand, seat)[0]
+        hand = engine.apply(table.hand, action)
+    table._commit("action", table._action_row(seat, canonical(action)), hand)
+
+
+def bot_turn(table, version: int) -> None:
+    with table.lock:
+        # Anything else that moved the table scheduled its own turn.
+        if table.version != version:
+            return
+        seat = bot_to_act(table)
+        if seat is None:
+            return
+        try:
+            play_bot(table, seat)
+        except Exception:
+            log.exception("table %s: a bot's turn failed", table.code)
+            return
+        progress(table)
+        now = table.version
+    table._notify(now)
