@@ -93,6 +93,7 @@ def create_app(config: dict | None = None):
 
     from . import hosts
     from .errors import WebError
+    from .i18n import init_i18n
     from .realtime import init_realtime
     from .web import headers
     from .store import Store
@@ -132,6 +133,7 @@ def create_app(config: dict | None = None):
                     history=float(app.config["HISTORY_DAYS"]) * 86400)
     app.extensions["baraha.tables"] = tables
 
+    init_i18n(app)      # before the blueprints: their templates use _() and ngettext()
     for name in BLUEPRINTS:
         if importlib.util.find_spec(f"{__name__}.web.{name}") is not None:
             app.register_blueprint(importlib.import_module(f"{__name__}.web.{name}").bp)
@@ -149,13 +151,18 @@ def create_app(config: dict | None = None):
 def _install_errors(app, WebError) -> None:
     """JSON errors under /api/ (`{"error": "plain words"}`), plain text elsewhere."""
     from flask import request
+    from flask_babel import gettext
     from markupsafe import escape
     from werkzeug.exceptions import HTTPException
 
-    def answer(status: int, body: dict, headers=None):
+    from .i18n import page_lang
+
+    def answer(status: int, body: dict, headers=None, people: str | None = None):
+        """`people`: the page's words, in the phone's language (the API's stay English)."""
         if request.path.startswith("/api/"):
             return body, status, headers or {}
-        page = f"<!doctype html><title>Baraha</title><p>{escape(body['error'])}</p>"
+        page = (f'<!doctype html><html lang="{page_lang()}"><title>Baraha</title>'
+                f"<p>{escape(people or body['error'])}</p>")
         return page, status, headers or {}
 
     @app.errorhandler(WebError)
@@ -171,9 +178,16 @@ def _install_errors(app, WebError) -> None:
                       "at most)"}
         custom = e.description != type(e).description     # abort(403, "plain words")
         text = e.description if custom else words.get(e.code, e.name.lower())
-        return answer(e.code or 500, {"error": text})
+        people = None if custom else {
+            400: gettext("The request is not well formed."),
+            404: gettext("There is nothing here."),
+            405: gettext("This address does not take that method."),
+            413: gettext("The request is too large (%(kb)d KB at most).",
+                         kb=app.config["MAX_CONTENT_LENGTH"] // 1024)}.get(e.code)
+        return answer(e.code or 500, {"error": text}, people=people)
 
     @app.errorhandler(Exception)
     def crash(e: Exception):
         app.logger.exception("unexpected error on %s %s", request.method, request.path)
-        return answer(500, {"error": "something went wrong on the server"})
+        return answer(500, {"error": "something went wrong on the server"},
+                      people=gettext("Something went wrong on the server."))

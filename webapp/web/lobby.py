@@ -6,6 +6,7 @@ creator takes seat 1 and gets the seat cookie, then lands on the table page.
 from __future__ import annotations
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..engine.options import OPTIONS
 from ..errors import WebError
@@ -20,24 +21,27 @@ NAME_COOKIE = "baraha-name"      # remembered to fill in the name next time (not
 
 GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
 PLAYERS = {"tongits": (3,), "tonk": (2, 3, 4, 5, 6)}
-BLURBS = {"tongits": "3 players · melds, Draw, burned", "tonk": "2 to 6 · lowest count, drop"}
+BLURBS = {"tongits": _l("3 players · melds, Draw, burned"), "tonk": _l("2 to 6 · lowest count, drop")}
+LEVEL_WORDS = {"easy": _l("easy"), "normal": _l("normal"), "hard": _l("hard")}
 
-# Words for the house rules (names as in shared/rules; help text from engine/options.py).
+# Words for the house rules (names as in shared/rules; help text from engine/options.py,
+# translated where it is shown: babel.cfg extracts it). _l: translated when rendered, in
+# the language of the phone asking.
 LABELS = {
-    "jackpot": "Side pot ante", "bonus": "Bonus", "burn_penalty": "Burn penalty",
-    "long_run_bonus": "Long run bonus", "sapaw_blocks_draw": "A lay-off blocks Draw",
-    "stake": "Stake", "hand_size": "Cards dealt", "upcard": "Turn up a first discard",
-    "deal_tonk": "Tonk on the deal", "low_deal_double": "Low deal wins double",
-    "hit_lock": "Hit lock (turns)", "tonk_out_needs_spread": "Tonk out needs a spread",
-    "stock_out": "When the stock runs out", "wilds": "Wild cards",
-    "face_values": "Jacks, queens, kings count", "ace_high": "Ace above the king",
-    "take_to_spread": "Take the discard only to spread it", "must_spread": "No spread kept in hand",
+    "jackpot": _l("Side pot ante"), "bonus": _l("Bonus"), "burn_penalty": _l("Burn penalty"),
+    "long_run_bonus": _l("Long run bonus"), "sapaw_blocks_draw": _l("A lay-off blocks Draw"),
+    "stake": _l("Stake"), "hand_size": _l("Cards dealt"), "upcard": _l("Turn up a first discard"),
+    "deal_tonk": _l("Tonk on the deal"), "low_deal_double": _l("Low deal wins double"),
+    "hit_lock": _l("Hit lock (turns)"), "tonk_out_needs_spread": _l("Tonk out needs a spread"),
+    "stock_out": _l("When the stock runs out"), "wilds": _l("Wild cards"),
+    "face_values": _l("Jacks, queens, kings count"), "ace_high": _l("Ace above the king"),
+    "take_to_spread": _l("Take the discard only to spread it"), "must_spread": _l("No spread kept in hand"),
 }
-CHOICE_WORDS = {"next_turn": "next turn only", "hand": "the whole hand", "49-50": "49 or 50",
-                "50": "50 only", "lowest": "lowest count wins", "void": "void hand",
-                "reshuffle": "reshuffle the discards", "none": "none", "deuces": "the 2s",
-                "deuces_joker": "the 2s and a joker", "10": "10 each", "11-13": "11, 12, 13",
-                True: "on", False: "off"}
+CHOICE_WORDS = {"next_turn": _l("next turn only"), "hand": _l("the whole hand"), "49-50": _l("49 or 50"),
+                "50": _l("50 only"), "lowest": _l("lowest count wins"), "void": _l("void hand"),
+                "reshuffle": _l("reshuffle the discards"), "none": _l("none"), "deuces": _l("the 2s"),
+                "deuces_joker": _l("the 2s and a joker"), "10": _l("10 each"), "11-13": _l("11, 12, 13"),
+                True: _l("on"), False: _l("off")}
 
 
 def show(value) -> str:
@@ -54,7 +58,7 @@ def option_fields(game: str) -> list[dict]:
     for o in OPTIONS[game]:
         kind = "number" if not o.choices else "choice"
         out.append({"name": o.name, "field": f"{game}.{o.name}", "label": LABELS.get(o.name, o.name),
-                    "help": o.help, "kind": kind, "low": o.low, "high": o.high,
+                    "help": _(o.help), "kind": kind, "low": o.low, "high": o.high,
                     "default": o.default, "default_text": show(o.default),
                     "choices": [(str(c).lower() if isinstance(c, bool) else str(c), show(c),
                                  c == o.default and type(c) is type(o.default))
@@ -65,7 +69,7 @@ def option_fields(game: str) -> list[dict]:
 def rules_for(game: str, options: dict) -> list[dict]:
     """The house rules in force at a table, for the panel everyone can open."""
     return [{"label": LABELS.get(o.name, o.name), "value": show(options.get(o.name, o.default)),
-             "default": show(o.default), "help": o.help,
+             "default": show(o.default), "help": _(o.help),
              "changed": options.get(o.name, o.default) != o.default}
             for o in OPTIONS[game]]
 
@@ -102,6 +106,7 @@ def _home(error: str | None = None, form=None, status: int = 200):
     form = form or {}
     body = render_template(
         "lobby/home.html", games=GAMES, blurbs=BLURBS, players=PLAYERS, levels=BOT_LEVELS,
+        level_words=LEVEL_WORDS,
         fields={g: option_fields(g) for g in GAMES}, error=error, form=form,
         name=form.get("name") or request.cookies.get(NAME_COOKIE, ""),
         code=(request.args.get("code") or "").strip().upper()[:8])
@@ -118,11 +123,11 @@ def join_code():
     """The "join with a code" form: GET, so it needs no token; it only goes to the page."""
     code = "".join(ch for ch in (request.args.get("code") or "").upper() if ch.isalnum())[:8]
     if not code:
-        return _home("Type the table's code, the four letters on the host's screen.", status=400)
+        return _home(_("Type the table's code, the four letters on the host's screen."), status=400)
     try:
         tables_of(current_app).get(code)
-    except WebError as e:
-        return _home(f"{e.message[:1].upper()}{e.message[1:]}: check the code and try again.",
+    except WebError as e:       # only NotFound: the code is the one typed
+        return _home(_("There is no table %(code)s: check the code and try again.", code=code),
                      status=e.status)
     return redirect(url_for("table.page", code=code))
 
@@ -134,15 +139,16 @@ def create():
     game = form.get("game", "tongits")
     name = form.get("name", "")
     if game not in GAMES:
-        return _home("Choose Tong-its or Tonk.", form, 400)
+        return _home(_("Choose Tong-its or Tonk."), form, 400)
     raw = (form.get("players") or "4").strip()
     # Checked before any work: a number out of range never reaches a loop. The tonk menu
     # is sent with a Tong-its table too, so any game's count passes for Tong-its.
     counts = {str(n) for ps in PLAYERS.values() for n in ps}
     players = None if raw not in counts else 3 if game == "tongits" else int(raw)
     if players not in PLAYERS[game]:
-        return _home(f"Choose how many play: {GAMES[game]} is played by "
-                     f"{PLAYERS[game][0]} to {PLAYERS[game][-1]}.", form, 400)
+        return _home(_("Choose how many play: %(game)s is played by %(low)d to %(high)d.",
+                       game=GAMES[game], low=PLAYERS[game][0], high=PLAYERS[game][-1]),
+                     form, 400)
     bots = {}
     for s in range(1, players):
         level = form.get(f"seat{s}", "person")

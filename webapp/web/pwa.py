@@ -19,6 +19,9 @@ from pathlib import Path
 
 from flask import (Blueprint, Response, abort, current_app, make_response, render_template,
                    request, url_for)
+from markupsafe import Markup
+
+from ..i18n import catalogs_digest
 
 bp = Blueprint("pwa", __name__)
 
@@ -30,7 +33,7 @@ BACKGROUND = "#eef1ec"      # the page background (app.css --bg): the splash scr
 SHELL_STATIC = ("css/app.css", "css/pwa.css", "js/theme.js", "js/app.js", "js/pwa.js", "js/offline.js",
                 "js/vendor/htmx.min.js", "js/vendor/socket.io.min.js", "icons/icon.svg",
                 "icons/icon-192.png")
-SHELL_TEMPLATES = ("pwa/sw.js", "pwa/offline.html")
+SHELL_TEMPLATES = ("pwa/sw.js", "pwa/offline.html", "pwa/_offline_main.html")
 
 _hashes: dict[str, tuple[int, int, str]] = {}     # full path -> (mtime_ns, size, hash)
 _lock = threading.Lock()
@@ -177,6 +180,7 @@ def shell_version() -> str:
         source = loader.get_source(current_app.jinja_env, name)[0] if loader else ""
         h.update(name.encode())
         h.update(hashlib.sha256(source.encode()).digest())
+    h.update(catalogs_digest(current_app.config["TRANSLATIONS_DIR"]))   # the offline page's words
     return h.hexdigest()[:16]
 
 
@@ -191,7 +195,20 @@ def service_worker():
 
 @bp.get("/offline")
 def offline():
-    return _no_cache(make_response(render_template("pwa/offline.html")))
+    """In the phone's language, with the other languages beside it (the page picks)."""
+    from flask_babel import force_locale, gettext
+
+    from ..i18n import LOCALES, page_lang
+
+    mine = page_lang()
+    others = []
+    for lang in LOCALES:
+        if lang != mine:
+            with force_locale(lang):
+                others.append((lang, {"title": gettext("Reconnecting… · Baraha"),
+                                      "main": Markup(render_template("pwa/_offline_main.html"))}))
+    return _no_cache(make_response(render_template(
+        "pwa/offline.html", shown=Markup(render_template("pwa/_offline_main.html")), others=others)))
 
 
 @bp.get("/ping")

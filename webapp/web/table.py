@@ -17,6 +17,7 @@ from functools import lru_cache
 import segno
 from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
                    request, url_for)
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..errors import BadRequest, Stale, Unauthorized, WebError
 from ..realtime import cookie_name, nudge as push_nudge
@@ -30,7 +31,8 @@ SORT_COOKIE = "baraha-sort"
 NUDGE_EVERY = 20.0     # seconds: at most one nudge per player in that time, from anyone
 _nudged: dict[tuple[str, int], float] = {}      # (code, seat) -> monotonic time of the last
 _nudge_lock = threading.Lock()
-STALE_WORDS = "Someone moved before your tap arrived; here is the table as it is now."
+STALE_WORDS = _l("Someone moved before your tap arrived; here is the table as it is now.")
+NO_SEAT_WORDS = _l("This browser has no seat at this table: reload the page to join.")
 
 
 @bp.record_once
@@ -100,7 +102,7 @@ def _partial(view: dict, status: int = 200, toast: str | None = None) -> Respons
     resp = make_response(render_template("table/_table.html", **_context(view)), status)
     resp.headers["Cache-Control"] = "no-store"
     if toast:
-        resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": toast})
+        resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": str(toast)})
     return resp
 
 
@@ -109,8 +111,8 @@ def _join_page(table, error: str | None = None, status: int = 200, name: str = "
     seats = []
     for p in view["players"]:
         taken = bool(p.get("name") or p.get("bot"))
-        label = (f"{p['name']}" if p.get("name") else "") + (" (bot)" if p.get("bot") else "")
-        seats.append({"seat": p["seat"], "free": not taken, "label": label or "free"})
+        seats.append({"seat": p["seat"], "free": not taken, "name": p.get("name") or "",
+                      "bot": bool(p.get("bot"))})
     free = [s["seat"] for s in seats if s["free"]]
     return render_template("table/join.html", code=table.code, seats=seats, free=free,
                            error=error, name=name or request.cookies.get("baraha-name", ""),
@@ -123,7 +125,7 @@ def page(code: str):
     try:
         table = tables.get(code)
     except WebError as e:
-        return render_template("table/missing.html", message=_words(None, e.message)), e.status
+        return render_template("table/missing.html", code=code), e.status
     if code != table.code:
         return redirect(url_for("table.page", code=table.code))
     seat = _seat(table)
@@ -145,10 +147,11 @@ def join(code: str):
     try:
         seat, token = table.join(name, seat_wanted)
     except WebError as e:
-        msg = e.message
         if e.status == 409 and seat_wanted is not None:
-            msg = f"seat {seat_wanted + 1} was just taken: choose another"
-        return _join_page(table, _words(None, msg), e.status, name)
+            msg = _("Seat %(number)d was just taken: choose another.", number=seat_wanted + 1)
+        else:
+            msg = _words(None, e.message)    # the engine's words: English until issue 13 phase 2
+        return _join_page(table, msg, e.status, name)
     resp = make_response(redirect(url_for("table.page", code=table.code)))
     set_seat_cookie(resp, table.code, token)
     resp.set_cookie("baraha-name", name.strip(), max_age=365 * 24 * 3600, samesite="Lax")
@@ -160,7 +163,7 @@ def partial(code: str):
     table = tables_of(current_app).get(code)
     seat = _seat(table)
     if seat is None:
-        return _plain("This browser has no seat at this table: reload the page to join.", 401)
+        return _plain(str(NO_SEAT_WORDS), 401)
     return _partial(table.view(seat))
 
 
@@ -170,7 +173,7 @@ def act(code: str):
     table = tables_of(current_app).get(code)
     seat = _seat(table)
     if seat is None:
-        return _plain("This browser has no seat at this table: reload the page to join.", 401)
+        return _plain(str(NO_SEAT_WORDS), 401)
     try:
         version = int(request.form.get("version", ""))
         action = json.loads(request.form.get("action", ""))
@@ -208,7 +211,7 @@ def set_bot(code: str, seat: int):
     table = tables_of(current_app).get(code)
     me = _seat(table)
     if me is None:
-        return _plain("This browser has no seat at this table: reload the page to join.", 401)
+        return _plain(str(NO_SEAT_WORDS), 401)
     level = request.form.get("level") or None
     try:
         view = table.set_bot(seat, level, by=me)

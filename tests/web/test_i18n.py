@@ -1,0 +1,245 @@
+"""Languages: every page in a marked test locale, the Filipino catalog complete, the choice
+of language per phone (Accept-Language, the Settings cookie), and the catalog template in
+step with the code.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+from flask import render_template_string
+
+from webapp import i18n, tls
+from webapp.tables import tables_of
+from webapp.web.lobby import rules_for
+
+from .i18n_check import POT, ROOT, marks, pseudo_catalog, unmarked
+from .test_pages import token_of
+
+FIL = ROOT / "webapp" / "translations" / "fil" / "LC_MESSAGES" / "messages.po"
+NAMES = ("Ana", "Ben")
+RULES_PANEL = ('{% from "_dialogs.html" import help_dialog %}'
+               "{{ help_dialog([(game, name)], rules) }}")
+
+
+def _rules(env, game, options):
+    with env.app.test_request_context("/", headers={"Cookie": "baraha-lang=fil"}):
+        return render_template_string(RULES_PANEL, game=game, name=game.title(),
+                                      rules=rules_for(game, options))
+
+
+def _https_with_authority(env):
+    env.app.config["TLS_CA"] = str(tls.ensure(env.tmp / "tls", lan=[]).ca)
+    try:
+        page = env.client.get("/help/https", base_url="https://localhost").get_data(as_text=True)
+        return page, (tls.fingerprint(env.app.config["TLS_CA"]),)
+    finally:
+        env.app.config.pop("TLS_CA")
+
+
+def _https_own_certificate(env):
+    env.app.config["TLS_OWN_CERT"] = True
+    try:
+        return env.client.get("/help/https").get_data(as_text=True)
+    finally:
+        env.app.config.pop("TLS_OWN_CERT")
+
+
+def _offline(env, phone: str) -> str:
+    """The offline page holds every language: only the marked one (fil) is looked at, shown
+    (a Filipino phone) or kept in its <template> (an English phone)."""
+    env.client.set_cookie("baraha-lang", phone)
+    page = env.client.get("/offline").get_data(as_text=True)
+    env.client.set_cookie("baraha-lang", "fil")
+    if phone == "en":
+        body = re.search(r'<template data-lang="fil".*?</template>', page, re.S).group(0)
+        return body
+    return re.sub(r'<template data-lang="en".*?</template>', "", page, flags=re.S)
+
+
+def _seat_taken(env):
+    r = env.client.post(f"/t/{env.tongits}/join",
+                        data={"csrf_token": token_of(env.client), "name": "Ben", "seat": "0"})
+    assert r.status_code == 409
+    return r.get_data(as_text=True)
+
+
+# Every page and panel translated so far: what, and how to get its HTML (maybe with names
+# that are the same in every language). Issue 13 phase 2 adds the table itself here: a
+# seated phone's /t/CODE mid-hand and at the settlement, /t/CODE/view, and the toasts.
+PAGES = [
+    ("lobby", lambda env: env.client.get("/").get_data(as_text=True)),
+    ("lobby, no code typed", lambda env: env.client.get("/join?code=").get_data(as_text=True)),
+    ("lobby, unknown code", lambda env: env.client.get("/join?code=ZZZZ").get_data(as_text=True)),
+    ("join Tong-its", lambda env: env.client.get(f"/t/{env.tongits}").get_data(as_text=True)),
+    ("join Tonk", lambda env: env.client.get(f"/t/{env.tonk}").get_data(as_text=True)),
+    ("join, seat just taken", _seat_taken),
+    ("join, table full", lambda env: env.client.get(f"/t/{env.full}").get_data(as_text=True)),
+    ("no such table", lambda env: env.client.get("/t/ZZZZ").get_data(as_text=True)),
+    ("no such address", lambda env: env.client.get("/nowhere").get_data(as_text=True)),
+    ("HTTPS help over http", lambda env: env.client.get("/help/https").get_data(as_text=True)),
+    ("HTTPS help with the authority", _https_with_authority),
+    ("HTTPS help, own certificate", _https_own_certificate),
+    ("offline page, shown", lambda env: _offline(env, "fil")),
+    ("offline page, kept for later", lambda env: _offline(env, "en")),
+    ("Tong-its rules panel", lambda env: _rules(env, "tongits", {"bonus": 2, "sapaw_blocks_draw": "hand"})),
+    ("Tonk rules panel", lambda env: _rules(env, "tonk", {"upcard": False, "stock_out": "void"})),
+]
+
+
+@pytest.fixture
+def env(make_app, tmp_path):
+    """The app with the marked catalog standing in for Filipino, and a phone that chose it."""
+    pseudo_catalog(tmp_path / "pseudo")
+    app = make_app(TRANSLATIONS_DIR=str(tmp_path / "pseudo"))
+    tables = tables_of(app)
+    tongits = tables.create("tongits", 3, {}, {"2": "easy"})
+    tongits.join("Ana", 0)
+    tonk = tables.create("tonk", 2, {}, {})
+    full = tables.create("tonk", 2, {}, {"1": "hard"})
+    full.join("Ana", 0)
+    client = app.test_client()
+    client.set_cookie("baraha-lang", "fil")
+    return SimpleNamespace(app=app, client=client, tmp=tmp_path, tongits=tongits.code,
+                           tonk=tonk.code, full=full.code)
+
+
+@pytest.mark.parametrize("what,render", PAGES, ids=[p[0] for p in PAGES])
+def test_every_word_on_the_page_comes_from_the_catalog(env, what, render):
+    got = render(env)
+    html, names = got if isinstance(got, tuple) else (got, ())
+    codes = (env.tongits, env.tonk, env.full, "ZZZZ")
+    assert marks(html) > 0, f"{what}: the test locale was not used"
+    left = unmarked(html, (*NAMES, *codes, *names))
+    assert not left, f"{what}: words not translated:\n" + "\n".join(left)
+
+
+def test_the_check_finds_a_word_left_in_english():
+    assert unmarked("<p>⟦Join⟧ <b>now</b></p>") == ["now"]
+    assert unmarked('<button aria-label="Close">⟦x⟧</button>') == ["@aria-label: Close"]
+    assert unmarked("<p>⟦Bot: ⟦easy⟧⟧ 7♥ A 10, Ana</p>", ("Ana",)) == []
+    assert unmarked('<span aria-hidden="true" aria-label="ace">A♣</span>') == []
+
+
+def test_the_filipino_catalog_is_complete_and_nothing_is_fuzzy():
+    with open(FIL, "rb") as f:
+        catalog = read_po(f)
+    with open(POT, "rb") as f:
+        wanted = {m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(f) if m.id}
+    have = {m.id if isinstance(m.id, str) else tuple(m.id): m for m in catalog if m.id}
+    assert not wanted - have.keys(), f"not in the Filipino catalog: {sorted(wanted - have.keys(), key=str)}"
+    empty = [k for k, m in have.items()
+             if not (all(m.string) if isinstance(m.string, tuple) else m.string)]
+    fuzzy = [k for k, m in have.items() if m.fuzzy]
+    assert not empty, f"untranslated: {empty}"
+    assert not fuzzy, f"fuzzy (check, then drop the flag): {fuzzy}"
+    assert not catalog.obsolete, f"obsolete entries: {list(catalog.obsolete)}"
+    for k, m in have.items():       # the same placeholders, so a sentence never breaks
+        ids = k if isinstance(k, tuple) else (k,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        want = set(re.findall(r"%\(\w+\)[sd]", ids[-1]))
+        assert all(set(re.findall(r"%\(\w+\)[sd]", s)) == want for s in strings), k
+
+
+def test_the_template_holds_every_word_in_the_code():
+    with open(ROOT / "babel.cfg", encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    found = {msgid if isinstance(msgid, str) else tuple(msgid)
+             for _file, _line, msgid, *_ in extract_from_dir(str(ROOT), method_map, options_map)}
+    with open(POT, "rb") as f:
+        pot = {m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(f) if m.id}
+    assert found == pot, ("messages.pot is out of date: run the commands in docs/I18N.md\n"
+                          f"new: {sorted(found - pot, key=str)}\ngone: {sorted(pot - found, key=str)}")
+
+
+# ---- which language a phone gets ------------------------------------------------------------
+
+def lang_of(page: str) -> str:
+    return re.search(r'<html lang="([^"]+)"', page).group(1)
+
+
+@pytest.mark.parametrize("header", ["fil-PH", "tl", "tl-PH,en;q=0.8", "fil", "en-US;q=0.5, fil;q=0.9"])
+def test_filipino_from_accept_language(client, header):
+    page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert lang_of(page) == "fil"
+    assert "Magbukas ng mesa" in page and "Sumali gamit ang code" in page
+    assert "Create a table" not in page and "Join with a code" not in page
+
+
+@pytest.mark.parametrize("header", [None, "en-US", "es-ES,es;q=0.9", "en-PH,fil;q=0.5", "*"])
+def test_english_otherwise(client, header):
+    headers = {"Accept-Language": header} if header else {}
+    page = client.get("/", headers=headers).get_data(as_text=True)
+    assert lang_of(page) == "en" and "Create a table" in page and "Magbukas ng mesa" not in page
+
+
+def test_the_cookie_from_settings_overrides_the_browser(client):
+    fil = {"Accept-Language": "fil-PH"}
+    r = client.post("/lang", data={"csrf_token": token_of(client), "lang": "en", "next": "/help/https"},
+                    headers=fil)
+    assert r.status_code == 303 and r.headers["Location"] == "/help/https"
+    assert "baraha-lang=en" in r.headers["Set-Cookie"] and "HttpOnly" not in r.headers["Set-Cookie"]
+    page = client.get("/", headers=fil).get_data(as_text=True)
+    assert lang_of(page) == "en" and "Create a table" in page
+    assert 'value="en" lang="en" aria-pressed="true"' in page
+    client.post("/lang", data={"csrf_token": token_of(client), "lang": "fil", "next": "/"})
+    page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert lang_of(page) == "fil" and "Magbukas ng mesa" in page
+    client.post("/lang", data={"csrf_token": token_of(client), "lang": "phone", "next": "/"})
+    page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert lang_of(page) == "en" and 'value="phone" aria-pressed="true"' in page
+
+
+def test_two_phones_at_one_table_read_two_languages(app):
+    table = tables_of(app).create("tongits", 3, {}, {})
+    ana, ben = app.test_client(), app.test_client()
+    ben.set_cookie("baraha-lang", "fil")
+    assert "Sit down" in ana.get(f"/t/{table.code}").get_data(as_text=True)
+    assert "Umupo" in ben.get(f"/t/{table.code}").get_data(as_text=True)
+    r = ben.get(f"/t/{table.code}/view", headers={"HX-Request": "true"})
+    assert r.status_code == 401 and "Walang upuan" in r.get_data(as_text=True)
+    assert "no seat" in ana.get(f"/t/{table.code}/view").get_data(as_text=True)
+
+
+def test_the_picker_refuses_other_sites_and_unknown_languages(client):
+    token = token_of(client)
+    r = client.post("/lang", data={"csrf_token": token, "lang": "en", "next": "//evil.test/x"})
+    assert r.headers["Location"] == "/"
+    r = client.post("/lang", data={"csrf_token": token, "lang": "en", "next": "https://evil.test/"})
+    assert r.headers["Location"] == "/"
+    assert client.post("/lang", data={"csrf_token": token, "lang": "xx"}).status_code == 400
+    assert client.post("/lang", data={"lang": "en"}).status_code == 403     # no token
+
+
+def test_the_api_stays_english(client):
+    r = client.get("/api/tables/ZZZZ", headers={"Accept-Language": "fil-PH",
+                                               "Cookie": "baraha-lang=fil"})
+    assert r.status_code == 404 and r.json["error"].startswith("there is no table")
+
+
+def test_pages_say_their_words_depend_on_the_language(client):
+    vary = client.get("/").headers["Vary"]
+    assert "Accept-Language" in vary and "Cookie" in vary
+
+
+def test_a_fuzzy_entry_is_not_used(tmp_path):
+    po = tmp_path / "fil" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr "Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                  '#, fuzzy\nmsgid "Join"\nmsgstr "Sumali"\n\nmsgid "Seat"\nmsgstr "Upuan"\n',
+                  encoding="utf-8")
+    catalogs = i18n.load_catalogs(tmp_path)
+    assert catalogs["fil"].gettext("Seat") == "Upuan" and catalogs["fil"].gettext("Join") == "Join"
+
+
+def test_the_offline_page_carries_both_languages(client):
+    page = client.get("/offline", headers={"Accept-Language": "fil"}).get_data(as_text=True)
+    assert lang_of(page) == "fil" and "Kumokonekta ulit…" in page
+    assert '<template data-lang="en" data-title="Reconnecting… · Baraha">' in page
+    assert page.count('id="offline-page"') == 2       # one shown, one inert in its <template>
+    assert Path(i18n.TRANSLATIONS).is_dir()

@@ -1,0 +1,155 @@
+"""Languages: English (the words in the code) and Filipino, chosen by each phone.
+
+The catalogs are the .po files under webapp/translations/<locale>/LC_MESSAGES/messages.po,
+read and compiled in memory when the app starts (babel.messages.pofile/mofile): working
+translations right after `pip install -e .`, no generated .mo file in the repository and
+no build step. Fuzzy entries are left out, as gettext does.
+
+Locale of a request: the `baraha-lang` cookie (set by the picker in Settings, POST /lang)
+if it names a language we have; else the browser's Accept-Language (`fil` or `tl`, any
+region, gives Filipino; anything else English). Each phone has its own cookie, so two
+phones at one table can read two languages. The JSON API stays English for programs.
+
+Refresh the template and the Filipino catalog after changing words (docs/I18N.md):
+    pybabel extract -F babel.cfg -o webapp/translations/messages.pot --add-location=file --no-wrap .
+    pybabel update -i webapp/translations/messages.pot -d webapp/translations -l fil --no-fuzzy-matching --no-wrap
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from flask import Blueprint, abort, current_app, redirect, request
+from flask_babel import Babel, Domain, get_locale
+
+COOKIE = "baraha-lang"
+LOCALES = ("en", "fil")              # what the picker offers; "en" needs no catalog
+ALIASES = {"tl": "fil"}              # Tagalog: the same language for this app
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+DOMAIN = "messages"
+
+bp = Blueprint("i18n", __name__)
+
+
+def compile_po(path: Path) -> Translations:
+    """A .po file as gettext translations, compiled in memory (fuzzy entries left out)."""
+    with open(path, "rb") as f:
+        catalog = read_po(f, locale=path.parent.parent.name, domain=DOMAIN)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(fp=buf, domain=DOMAIN)
+
+
+def load_catalogs(directory: Path) -> dict[str, Translations]:
+    return {po.parent.parent.name: compile_po(po)
+            for po in sorted(Path(directory).glob(f"*/LC_MESSAGES/{DOMAIN}.po"))}
+
+
+def catalogs_digest(directory: Path) -> bytes:
+    """Changes when any catalog does (the service worker's version includes it)."""
+    h = hashlib.sha256()
+    for po in sorted(Path(directory).glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        h.update(po.parent.parent.name.encode())
+        h.update(po.read_bytes())
+    return h.digest()
+
+
+class Catalogs(Domain):
+    """Flask-Babel's domain, fed from the catalogs compiled at start-up instead of .mo files."""
+
+    def __init__(self, catalogs: dict[str, Translations]):
+        super().__init__(domain=DOMAIN)
+        self.catalogs = catalogs
+
+    def get_translations(self):
+        locale = get_locale()
+        found = self.catalogs.get(str(locale)) if locale is not None else None
+        return found if found is not None else NullTranslations()
+
+
+def known(tag: str | None) -> str | None:
+    """'fil', 'fil-PH', 'tl_PH' -> 'fil'; 'en-GB' -> 'en'; anything else None."""
+    if not tag:
+        return None
+    primary = tag.replace("_", "-").split("-")[0].lower()
+    primary = ALIASES.get(primary, primary)
+    return primary if primary in LOCALES else None
+
+
+def select_locale() -> str:
+    chosen = known(request.cookies.get(COOKIE))
+    if chosen:
+        return chosen
+    for tag, _quality in request.accept_languages:      # best first
+        if tag == "*":
+            break
+        found = known(tag)
+        if found:
+            return found
+    return "en"
+
+
+def page_lang() -> str:
+    """For <html lang>: 'fil' or 'en'."""
+    locale = get_locale()
+    return (known(str(locale)) if locale is not None else None) or "en"
+
+
+def _vary(response):
+    # A page's words depend on the phone's language: caches must not mix them up.
+    if response.mimetype == "text/html":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
+def _back_to() -> str:
+    """Where the picker's post goes back to: a path on this site, never another site."""
+    target = request.form.get("next") or "/"
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+@bp.post("/lang")
+def choose():
+    """The language picker in Settings: a cookie for this phone, then back to the page."""
+    from .web import guard
+
+    guard.check()
+    lang = request.form.get("lang", "")
+    resp = redirect(_back_to(), 303)
+    if lang == "phone":             # follow the phone's own language again
+        resp.delete_cookie(COOKIE, path="/")
+    elif lang in LOCALES:
+        # Not HttpOnly: the offline page (kept by the service worker) reads it to pick its words.
+        resp.set_cookie(COOKIE, lang, max_age=400 * 24 * 3600, path="/", samesite="Lax",
+                        secure=request.is_secure)
+    else:
+        abort(400, f"unknown language {lang[:20]!r} (one of: phone, {', '.join(LOCALES)})")
+    return resp
+
+
+def here() -> str:
+    """The page to come back to after choosing a language (a GET address of this site)."""
+    if request.method == "GET" and not request.headers.get("HX-Request"):
+        return request.full_path.rstrip("?")
+    ref = request.referrer or ""
+    host = request.host_url.rstrip("/")
+    return ref[len(host):] if ref.startswith(host + "/") else "/"
+
+
+def init_i18n(app) -> None:
+    directory = Path(app.config.get("TRANSLATIONS_DIR") or TRANSLATIONS)
+    app.config["TRANSLATIONS_DIR"] = str(directory)
+    babel = Babel(app, locale_selector=select_locale, default_domain=DOMAIN)
+    babel.domain_instance = Catalogs(load_catalogs(directory))
+    app.jinja_env.globals.update(page_lang=page_lang, lang_here=here, LOCALES=LOCALES,
+                                 lang_cookie=lambda: known(request.cookies.get(COOKIE)))
+    app.after_request(_vary)
+    app.register_blueprint(bp)
