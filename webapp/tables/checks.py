@@ -12,6 +12,7 @@ from ..engine.actions import Action
 from ..engine.errors import BadAction, BadSetup
 from ..engine.options import resolve
 from ..errors import BadRequest, Illegal
+from .language import TABLE_ACTIONS, TableAction
 
 NAME_MAX = 24
 # Bidirectional controls would let a name reorder the text around it on others' screens.
@@ -19,7 +20,6 @@ BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u
 # Unnamed seats read "Seat 2" on screen, and the engine's words say "seat 1" before names
 # are put in: a name like "seat 0" would be shown as another player's name in the log.
 SEATLIKE = re.compile(r"\bseat\s*\d", re.IGNORECASE)
-NEXT = "next"
 
 
 def is_int(v) -> bool:
@@ -100,12 +100,14 @@ def check_bots(bots, players: int) -> dict[int, str]:
     return out
 
 
-def parse_action(seat: int, action, players: int) -> tuple[Action | None, dict]:
-    """(engine Action or None for "next", the canonical JSON); BadRequest naming the field."""
+def parse_action(seat: int, action, players: int) -> tuple[Action | TableAction, dict]:
+    """(an engine Action or one of the table's own, the canonical JSON); BadRequest naming
+    the field."""
     if not isinstance(action, dict):
         raise BadRequest('action: must be an object like {"do": "draw"}')
-    if action.get("do") == NEXT:
-        return None, {"do": NEXT}
+    own = TABLE_ACTIONS.get(action.get("do")) if isinstance(action.get("do"), str) else None
+    if own is not None and own.sent:
+        return own, {"do": own.do}
     try:
         parsed = Action.from_json(action, seat_required=False)
     except BadAction as e:

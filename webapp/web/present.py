@@ -1,45 +1,23 @@
-"""Words and shapes for the screen: card names, each game's vocabulary, log lines.
+"""Shapes for the screen: cards, the buttons' plan, and the words of webapp/words dressed
+for a page (cards as "7♥", or by name for screen readers; "You" for the reader's seat).
 
 Only presentation lives here: it reads a view (a dict) and never touches game state.
 Registered as Jinja filters and globals by `install(app)` (called from the blueprints).
+A translation plugs in as app.extensions["baraha.translate"] (template -> template).
 """
 from __future__ import annotations
 
 import json
-import re
+
+from flask import current_app, has_app_context
+
+from .. import words as W
 
 SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
               "ten", "jack", "queen", "king")
 SUIT_ORDER = "CDHS"
-
-# Each game's own words on screen (rules/common.md: Tong-its says meld/set/lay off,
-# Tonk says spread/book/hit).
-WORDS = {
-    "tongits": {"game": "Tong-its", "meld": "Meld", "melds": "melds", "set": "set",
-                "layoff": "Lay off", "laid_off": "lay off", "count": "deadwood",
-                "secret": "Meld face down (secret set)"},
-    "tonk": {"game": "Tonk", "meld": "Spread", "melds": "spreads", "set": "book",
-             "layoff": "Hit", "laid_off": "hit", "count": "count", "secret": ""},
-}
-
-END_WORDS = {
-    "tongits": {"tongit": "Tongit", "draw": "Draw called, nobody challenged",
-                "challenge": "Draw called and challenged", "stock": "the stock ran out",
-                "void": "void hand: the stock ran out and nobody opened"},
-    "tonk": {"deal_tonk": "tonk on the deal", "tonk": "tonked out", "out": "went out",
-             "drop": "drop", "caught": "dropped and was caught", "stock": "the stock ran out",
-             "void": "void hand"},
-}
-
-WHY_WORDS = {"ante": "ante to the side pot", "side pot": "takes the side pot"}
-
-_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
-_CARDS = re.compile(r"\b(?:10|[2-9AJQK])[CDHS](?: (?:10|[2-9AJQK])[CDHS])*\b")
-_LAID_OFF = re.compile(r"laid off (\S+) on (.+?) meld\b")
-_SEAT = re.compile(r"\bseat (\d+)('s)?")
-
 
 def card(text: str) -> dict:
     """Everything a template needs to draw one card given as '7H' / '10S'."""
@@ -76,59 +54,72 @@ def meld_label(texts) -> str:
     return cards_label(texts)
 
 
+def _translate():
+    if has_app_context():
+        return current_app.extensions.get("baraha.translate") or W.english
+    return W.english
+
+
+def _words(view: dict, spoken: bool = False) -> W.Words:
+    """The reader's words: its own seat is "You"; cards as labels, or names when spoken."""
+    if spoken:
+        return W.Words(view, viewer=view.get("seat"), card=lambda t: card(t)["name"],
+                       cards=cards_spoken, translate=_translate())
+    return W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
+                   translate=_translate())
+
+
 def name_of(view: dict, seat) -> str:
+    """A seat as the boxes show it: its name, or "Seat 3" (seats are 1-based on screen)."""
     if seat is None:
-        return "the side pot"
-    for p in view.get("players", []):
-        if p.get("seat") == seat and p.get("name"):
-            return p["name"]
-    return f"Seat {seat + 1}"
+        return _translate()(W.CATALOG["side_pot"])
+    return W.seat_name([p.get("name") for p in view.get("players", [])], seat, _translate())
 
 
 def words(view: dict) -> dict:
-    return WORDS.get(view.get("game"), WORDS["tongits"])
+    """The game's own words for buttons and labels (Tonk: spread, hit, book)."""
+    return W.vocabulary(view.get("game"), _translate())
 
 
-def _engine_words(view: dict, line: str, cards) -> str:
-    """Dress the engine's words of a log line, never a player's name inside it: names
-    stand aside as private-use placeholders meanwhile, so a player called "AS" stays "AS"."""
-    names = sorted({p["name"] for p in view.get("players", []) if p.get("name")},
-                   key=len, reverse=True)
-    if names:
-        line = re.sub("|".join(map(re.escape, names)),
-                      lambda m: f"\ue000{names.index(m.group())}\ue001", line)
-    line = cards(_people(view, line))
-    return re.sub("\ue000(\\d+)\ue001", lambda m: names[int(m.group(1))], line)
+def story(view: dict) -> list[str]:
+    """What happened this hand, one sentence per line, for the page."""
+    return _words(view).lines()
 
 
-def _people(view: dict, words: str) -> str:
-    """Seat numbers left in the engine's words become names; Tonk's own words."""
-    def seat(m):
-        who = name_of(view, int(m.group(1)))
-        return who + ("'s" if m.group(2) else "")
-
-    words = _SEAT.sub(seat, words)
-    if view.get("game") == "tonk":
-        words = _LAID_OFF.sub(lambda m: f"hit {m.group(2)} spread with {m.group(1)}", words)
-        words = words.replace("melded ", "spread ").replace(" meld", " spread")
-    return words
+def story_spoken(view: dict) -> list[str]:
+    """The same lines for a screen reader: cards by name ("seven of hearts")."""
+    return _words(view, spoken=True).lines()
 
 
-def humanize(view: dict, line: str) -> str:
-    """Engine words for people: seat numbers become names, 7H becomes 7♥, Tonk words."""
-    return _engine_words(view, line, lambda w: _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], w))
+def turn_words(view: dict) -> str:
+    """Whose turn it is, in one sentence (for the live region)."""
+    return _words(view).turn()
 
 
-def spoken(view: dict, line: str) -> str:
-    """A log line for a screen reader: names as on screen, cards by name ("7H" becomes
-    "seven of hearts"), so that nothing is read out as "7 black heart suit"."""
-    return _engine_words(view, line, lambda w: _CARDS.sub(lambda m: cards_spoken(m.group(0).split()), w))
+def result_words(view: dict) -> dict:
+    """The result box's sentences: who won, how it ended, each settlement line's words."""
+    w = _words(view)
+    r = view["result"]
+    return {"winners": w.winners() if r["winners"] else _translate()(W.CATALOG["nobody_won"]),
+            "how": w.how(), "lines": [w.line(ln) for ln in r["lines"]],
+            "why": [w.why(ln["why"]) for ln in r["lines"]]}
+
+
+def draw_called(view: dict) -> str:
+    return _words(view).draw_called()
+
+
+def refusal(view: dict | None, error) -> str:
+    """A refusal for the page: worded with names from its facts when it has them."""
+    view = view or {}
+    text = _words(view).refusal(getattr(error, "code", None), getattr(error, "facts", None) or {},
+                                getattr(error, "message", str(error)))
+    return text[:1].upper() + text[1:]
 
 
 def cards_spoken(texts) -> str:
     """"ten of clubs, jack of clubs and queen of clubs"."""
-    names = [card(t)["name"] for t in texts]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return W.join([card(t)["name"] for t in texts], _translate())
 
 
 def hand_in_order(hand, sort: str) -> list[str]:
@@ -136,43 +127,6 @@ def hand_in_order(hand, sort: str) -> list[str]:
     the screen, the keyboard and a screen reader all go through them the same way."""
     key = "by_rank" if sort == "rank" else "by_suit"
     return sorted(hand or [], key=lambda t: card(t)[key])
-
-
-def turn_words(view: dict) -> str:
-    """Whose turn it is, in one sentence (for the live region)."""
-    if view.get("result"):
-        r = view["result"]
-        who = [("you" if s == view.get("seat") else name_of(view, s)) for s in r.get("winners") or []]
-        if not who:
-            return "The hand is over: nobody won."
-        verb = " win." if who == ["you"] or len(who) > 1 else " wins."
-        return "The hand is over: " + " and ".join(who) + verb
-    turn = view.get("turn")
-    if turn is None:
-        return ""
-    mine = turn == view.get("seat")
-    if view.get("phase") == "answer":
-        return "Your answer to the Draw." if mine else f"{name_of(view, turn)} is answering the Draw."
-    return "Your turn." if mine else f"{name_of(view, turn)}'s turn."
-
-
-def deadwood(view: dict) -> int | None:
-    """The seat's own count now, shown under the hand (from its own cards only)."""
-    hand = view.get("hand") or []
-    if view.get("game") == "tonk":
-        return sum(card(t)["value"] for t in hand)
-    try:
-        from ..engine import cards as C, melds
-        return melds.deadwood([C.parse(t) for t in hand])
-    except Exception:   # presentation only: never break a page over a hint
-        return None
-
-
-def last_log(view: dict, words: str) -> str | None:
-    for line in reversed(view.get("log") or []):
-        if words in line:
-            return line
-    return None
 
 
 def strip_seat(action: dict) -> dict:
@@ -202,9 +156,9 @@ def install(app) -> None:
     if app.jinja_env.globals.get("_baraha_present"):
         return
     app.jinja_env.globals.update(
-        _baraha_present=True, card=card, name_of=name_of, words=words, humanize=humanize,
-        deadwood=deadwood, plan=plan, action_json=action_json, END_WORDS=END_WORDS,
-        WHY_WORDS=WHY_WORDS, last_log=last_log, meld_by_key=meld_by_key, spoken=spoken,
+        _baraha_present=True, card=card, name_of=name_of, words=words, story=story,
+        story_spoken=story_spoken, plan=plan, action_json=action_json,
+        result_words=result_words, draw_called=draw_called, meld_by_key=meld_by_key,
         turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label)

@@ -19,6 +19,7 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from ..errors import BadRequest, Stale, Unauthorized, WebError
 from ..realtime import cookie_name
 from ..tables import tables_of
+from ..tables.language import TABLE_ACTIONS
 from . import guard, present
 from .lobby import GAMES, rules_for, set_seat_cookie
 
@@ -54,9 +55,9 @@ def _plain(message: str, status: int) -> Response:
     return resp
 
 
-def _words(view: dict | None, message: str) -> str:
-    text = present.humanize(view or {}, message)
-    return text[:1].upper() + text[1:]
+def _words(view: dict | None, error) -> str:
+    """A refusal for people (webapp/words, with names); `error` a WebError or plain words."""
+    return present.refusal(view, error)
 
 
 def join_url(code: str) -> str:
@@ -118,7 +119,7 @@ def page(code: str):
     try:
         table = tables.get(code)
     except WebError as e:
-        return render_template("table/missing.html", message=_words(None, e.message)), e.status
+        return render_template("table/missing.html", message=_words(None, e)), e.status
     if code != table.code:
         return redirect(url_for("table.page", code=table.code))
     seat = _seat(table)
@@ -140,7 +141,7 @@ def join(code: str):
     try:
         seat, token = table.join(name, seat_wanted)
     except WebError as e:
-        msg = e.message
+        msg = e
         if e.status == 409 and seat_wanted is not None:
             msg = f"seat {seat_wanted + 1} was just taken: choose another"
         return _join_page(table, _words(None, msg), e.status, name)
@@ -171,8 +172,10 @@ def act(code: str):
         action = json.loads(request.form.get("action", ""))
     except (ValueError, RecursionError):    # RecursionError: thousands of nested brackets
         return _fail(table, seat, BadRequest("that button sent something the server cannot read: reload the page"))
-    if isinstance(action, dict) and action.get("do") == "next":
-        # "Next hand" does not depend on what the screen showed (others pressing it first
+    do = action.get("do") if isinstance(action, dict) else None
+    own = TABLE_ACTIONS.get(do) if isinstance(do, str) else None
+    if own is not None and own.any_version:
+        # It does not depend on what the screen showed (others pressing "Next hand" first
         # move the version): act on the current version instead of asking for a second tap.
         version = table.view(seat)["version"]
     try:
@@ -190,7 +193,7 @@ def act(code: str):
 
 def _fail(table, seat: int, e: WebError):
     view = table.view(seat)
-    words = _words(view, e.message)
+    words = _words(view, e)
     if _is_htmx():
         return _plain(words, e.status)
     return _page(table, view, words, e.status)
