@@ -107,7 +107,8 @@ def view_for(hand: Hand | None, seat: int, facts: TableFacts | None = None,
         "version": facts.version,
         "seat": seat,
         "options": dict(facts.options),
-        "players": [{"seat": s, "name": f.name, "bot": f.bot, "connected": f.connected or bool(f.bot),
+        "players": [{"seat": s, "name": f.name, "bot": f.bot,
+                     "connected": f.connected or bool(f.bot),
                      "cards": len(hand.hands[s]) if hand is not None else 0,
                      "opened": hand.opened[s] if hand is not None else False,
                      "chips": net[s] if f.chips is None else f.chips, "ready": f.ready}
@@ -149,7 +150,13 @@ def events_for(hand: Hand, seat: int, versions=()) -> list[dict]:
     """The hand's events as `seat` may know them, each with its version when known."""
     out = []
     for i, e in enumerate(hand.events):
-        shown = event_for(e, seat, hand.dealer)
+        # An event never changes, and is seen one way by its actor and one way by the
+        # others: each way is made once and copied.
+        key = e.seat == seat
+        shown = e.shown.get(key)
+        if shown is None:
+            shown = e.shown[key] = event_for(e, seat, hand.dealer)
+        shown = dict(shown)
         if i < len(versions):
             shown["version"] = versions[i]
         out.append(shown)

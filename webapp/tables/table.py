@@ -37,7 +37,7 @@ class Table:
         self.host: int | None = None
         self.closed = False
         self.last: dict[int, str] = {}      # seat -> request key of its last accepted action
-        self.versions: list[int] = []       # the table's version once each event of the hand was applied
+        self.versions: list[int] = []       # the version once each event of the hand was applied
 
     # ---- seats ----------------------------------------------------------------------
 

@@ -19,4 +19,5 @@ def table_view(table, seat: int, acting: bool = False) -> View:
         # A person sees the seat a bot plays for them, without its moves.
         may_act=not table.closed and (acting or not me.bot),
         offered=language.offered(table, seat))
-    return view_for(table.hand, seat, facts, describe=log_lines)
+    # A bot about to act reads events, not sentences: its view is not worded.
+    return view_for(table.hand, seat, facts, describe=None if acting else log_lines)

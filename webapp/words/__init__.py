@@ -60,8 +60,9 @@ class Words:
         self._cards = cards or (lambda cs: " ".join(self.card(c) for c in cs))
         self.names = [p.get("name") for p in view.get("players") or []]
         over = view.get("result") is not None
-        self.visible = None if over else set(view.get("hand") or []) | set(
-            view.get("discard_pile") or []) | {c for m in view.get("melds") or [] for c in m["cards"] or []}
+        melded = {c for m in view.get("melds") or [] for c in m["cards"] or []}
+        self.visible = None if over else \
+            set(view.get("hand") or []) | set(view.get("discard_pile") or []) | melded
 
     # -- pieces
     def template(self, key: str, you: bool = False) -> str:
@@ -83,7 +84,9 @@ class Words:
     def a_card(self, c: str) -> str:
         # A card once seen can be hidden again (Tonk: a discard taken into a hand): the
         # words then say "a card", so no sentence names a card hidden from its reader now.
-        return self.card(c) if self.visible is None or c in self.visible else self.t(CATALOG["a_card"])
+        if self.visible is None or c in self.visible:
+            return self.card(c)
+        return self.t(CATALOG["a_card"])
 
     def cards(self, cs) -> str:
         return self._cards(list(cs))
@@ -175,7 +178,9 @@ class Words:
             return [self.say("void.deal" if deal_only else "void")]
         if end == "caught":
             dropper = next((e["seat"] for e in reversed(events) if e["do"] == "drop"), None)
-            return [self.say("caught", dropper, count=counts[dropper])] if dropper is not None else []
+            if dropper is None:
+                return []
+            return [self.say("caught", dropper, count=counts[dropper])]
         if end == "stock" and self.game == "tonk" and not winners:
             return [self.say("tied")]
         return [self.say(f"won.{end}", w, count=counts[w]) for w in winners]
@@ -225,7 +230,9 @@ class Words:
         """Who called the Draw now being answered."""
         caller = next((e["seat"] for e in reversed(self.view.get("events") or [])
                        if e["do"] == "call_draw"), None)
-        return self.say("call_draw", caller) if caller is not None else self.t(CATALOG["draw_called"])
+        if caller is None:
+            return self.t(CATALOG["draw_called"])
+        return self.say("call_draw", caller)
 
     def refusal(self, code: str | None, facts: dict, message: str) -> str:
         """An engine's or the table's refusal worded with names; its message otherwise."""
