@@ -11,9 +11,12 @@ class WebError(Exception):
     default = "something went wrong on the server"
     headers: dict = {}
 
-    def __init__(self, message: str | None = None):
+    def __init__(self, message: str | None = None, *, code: str | None = None,
+                 facts: dict | None = None):
         super().__init__(message or self.default)
         self.message = message or self.default
+        # What the message says as data, for words with names on a page (webapp/words).
+        self.code, self.facts = code, facts or {}
 
     def body(self) -> dict:
         return {"error": self.message}

@@ -6,7 +6,7 @@ import random
 from webapp.bots import choose
 from webapp.engine import game
 from webapp.engine.actions import Action
-from webapp.engine.views import view_for
+from webapp.engine.views import SeatFacts, TableFacts, view_for
 
 
 def deck_for(seed: int) -> list[int]:
@@ -17,9 +17,8 @@ def deck_for(seed: int) -> list[int]:
 
 def bot_view(hand, seat: int, names=None) -> dict:
     """A seat's view as a bot gets it at a table: with the house rules."""
-    view = view_for(hand, seat, names)
-    view["options"] = dict(hand.options)
-    return view
+    seats = tuple(SeatFacts(n) for n in names) if names else ()
+    return view_for(hand, seat, TableFacts(hand.game, hand.players, hand.options, seats=seats))
 
 
 def play(game_name: str, players: int, levels: list[str], seed: int, options=None,

@@ -29,7 +29,7 @@ def play(options, players, seed, seen):
         seat = hand.turn
         view = bot_view(hand, seat)
         action = choose(view, ("easy", "normal", "hard")[(seat + seed) % 3], rngs[seat])
-        assert {**action, "seat": seat} in view["legal"], action
+        assert action in view["legal"], action
         seen.append(action)
         act = Action.from_json({**action, "seat": seat})
         pile = game.reshuffle_pile(hand)

@@ -87,15 +87,16 @@ def test_a_view_is_all_a_bot_gets():
     hand = game.new_hand("tonk", 2, deck=deck_for(5))
     view = bot_view(hand, hand.turn)
     action = choose(json.loads(json.dumps(view)), "hard", __import__("random").Random(1))
-    assert {**action, "seat": hand.turn} in view["legal"]
+    assert action in view["legal"]
     game.apply(hand, Action.from_json({**action, "seat": hand.turn}))
 
 
 def test_bots_read_a_table_view_with_names():
-    """At a table the log uses people's names and the legal actions carry no seat."""
+    """At a table seats have names and a log in words; bots read neither."""
     import random
 
-    from webapp.engine.views import view_for
+    from webapp.engine.views import SeatFacts, TableFacts, view_for
+    from webapp.words import log_lines
 
     names = ["Ana", "Ana Marie", "Lola"]
     for game_name in ("tongits", "tonk"):
@@ -104,9 +105,10 @@ def test_bots_read_a_table_view_with_names():
         steps = 0
         while not hand.over and steps < 400:
             seat = hand.turn
-            view = view_for(hand, seat, names)
-            view["legal"] = [{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]]
-            view["players"] = [{**p, "name": names[p["seat"]]} for p in view["players"]]
+            facts = TableFacts(hand.game, hand.players, hand.options,
+                               seats=tuple(SeatFacts(n) for n in names))
+            view = view_for(hand, seat, facts, describe=log_lines)
+            assert all("seat" not in a for a in view["legal"])
             action = choose(view, ("easy", "normal", "hard")[steps % 3], rng)
             assert action in view["legal"]
             hand = game.apply(hand, Action.from_json({**action, "seat": seat}))

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
+from tests.waiting import wait_js
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 ORDER = {s: i for i, s in enumerate("CDHS")}
@@ -31,9 +32,9 @@ def version(page: Page) -> int:
 
 
 def wait_version(page: Page, at_least: int) -> None:
-    page.wait_for_function(
-        "v => { const e = document.getElementById('view'); return e && +e.dataset.version >= v; }",
-        arg=at_least)
+    wait_js(page,
+            "v => { const e = document.getElementById('view'); return e && +e.dataset.version >= v; }",
+            arg=at_least)
 
 
 def create_table(page: Page, base: str, name: str, game: str, *, players: int | None = None,

@@ -24,6 +24,7 @@ from webapp.tables import tables_of
 
 from .driver import scenario, wait_version
 from .fit import SIZES, deck_of, fits
+from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
 NAMES = ["Ana", "Ben", "Cy"]
@@ -69,7 +70,7 @@ def table(server, page: Page, game: str, deck: list[str], dealer: int, acts=(), 
         t.act(seat, t.view(seat)["version"], a)
     page.goto(f"{server.base}/t/{t.code}")
     expect(page.locator("#view")).to_have_attribute("data-mine", "1" if mine else "0")
-    page.wait_for_function("!!window.socket")      # the modules ran (taps have their handlers)
+    wait_js(page, "!!window.socket")      # the modules ran (taps have their handlers)
     return t
 
 

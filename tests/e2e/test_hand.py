@@ -12,6 +12,7 @@ from webapp.tables import tables_of
 
 from .driver import scenario, wait_version
 from .test_fit import server, table  # noqa: F401 (the module's server fixture)
+from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +57,7 @@ def test_cards_move_by_drag_and_by_keys_and_the_order_survives_a_push(server, an
     doc = scenario("tongits-challenge.json")
     t = table(server, ana, "tongits", doc["deal"]["deck"], doc["dealer"], doc["actions"][:4], mine=False)
     ana.locator('[data-sort-by="suit"]').click()
-    ana.wait_for_function("window.socket && window.socket.connected")
+    wait_js(ana, "window.socket && window.socket.connected")
     first, third = order(ana)[0], order(ana)[2]
     a = ana.locator(f'#hand .pick[data-card="{first}"]').bounding_box()
     b = ana.locator(f'#hand .pick[data-card="{third}"]').bounding_box()

@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .driver import create_table, join_by_code, join_here, play, scenario, version, wait_version
+from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
 
@@ -30,7 +31,7 @@ def test_tongits_three_phones_play_a_stacked_hand_to_the_settlement(live_server,
     for page in pages:
         # Every phone is pushed the deal and uses a real websocket.
         expect(page.locator("#hand .pick")).to_have_count(13 if page is cy else 12)
-        page.wait_for_function("window.socket && window.socket.connected && "
+        wait_js(page, "window.socket && window.socket.connected && "
                                "window.socket.io.engine.transport.name === 'websocket'")
     # Cy deals and plays first: the turn is unmistakable on Cy's phone only.
     expect(cy.locator("#view")).to_have_attribute("data-mine", "1")
@@ -47,11 +48,12 @@ def test_tongits_three_phones_play_a_stacked_hand_to_the_settlement(live_server,
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#result .how")).to_contain_text("Draw called, nobody challenged")
         settlement.append((page.locator("#settlement").inner_text(), nets_of(page)))
-    assert settlement[0] == settlement[1] == settlement[2]
-    lines, nets = settlement[0]
-    assert nets == ["-5", "+4", "-5"]                       # expect.net of the scenario
-    assert "Ana pays Ben 1 base" in lines.replace("\n", " ")
-    assert "burned" in lines
+    # The same settlement on every phone, each in its own words ("You" for its own seat).
+    assert settlement[0][1] == settlement[1][1] == settlement[2][1] == ["-5", "+4", "-5"]
+    said = [lines.replace("\n", " ") for lines, _ in settlement]
+    assert "You pay Ben 1 base" in said[0] and "Ana pays you 1 base" in said[1]
+    assert "Ana pays Ben 1 base" in said[2]
+    assert all("burned" in lines for lines in said) and "Ana pays" not in said[0]
     expect(ben.locator("#result-title")).to_have_text("You won")
     expect(ana.locator("#result-title")).to_have_text("Ben won")
     expect(ana.locator("#result .shown li")).to_have_count(3)    # everyone's hand shown
@@ -97,7 +99,9 @@ def test_tonk_two_players_end_in_a_drop_and_a_reload_keeps_the_seat(live_server,
         expect(page.locator("#result .how")).to_contain_text("drop")
         assert nets_of(page) == ["+1", "-1"]
     expect(ana.locator("#result-title")).to_have_text("You won")
-    assert ana.locator("#settlement").inner_text() == ben.locator("#settlement").inner_text()
+    # One settlement, each phone in its own words.
+    assert ana.locator("#settlement").inner_text().split() == ["Ben", "pays", "you", "1", "drop"]
+    assert ben.locator("#settlement").inner_text().split() == ["You", "pay", "Ana", "1", "drop"]
 
 
 def test_an_illegal_or_stale_tap_is_answered_in_plain_words(live_server, phones):
@@ -110,7 +114,7 @@ def test_an_illegal_or_stale_tap_is_answered_in_plain_words(live_server, phones)
     for page in pages:
         expect(page.locator("#hand .pick")).not_to_have_count(0)
     for page in pages:
-        page.wait_for_function("window.socket && window.socket.connected")
+        wait_js(page, "window.socket && window.socket.connected")
     # A stale post (made on an old version) is refused, the table redrawn, and the toast
     # says why. (Forged and sent in one step: a push could redraw the form in between.)
     forge = """([version, action]) => {

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .driver import SCENARIOS, create_table, join_by_code, play, scenario, version, wait_version
+from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
 
@@ -68,7 +69,7 @@ def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones):
 
         for page in pages:
             expect(page.locator("#offline")).to_be_hidden(timeout=15_000)
-            page.wait_for_function("window.socket.io.engine.transport.name === 'websocket'")
+            wait_js(page, "window.socket.io.engine.transport.name === 'websocket'")
             assert version(page) == now
         assert hands(pages) == before
         assert ana.locator("#board").inner_text() == melds

@@ -23,6 +23,7 @@ from webapp.tables import tables_of
 from .conftest import PHONE
 from .driver import scenario, version, wait_version
 from .stacked_server import build
+from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
 
@@ -119,7 +120,7 @@ def advance(table, actions) -> int:
 
 def pushed(page: Page) -> None:
     """Wait until the page has the socket (it then hears every move)."""
-    page.wait_for_function("window.socket && window.socket.connected")
+    wait_js(page, "window.socket && window.socket.connected")
 
 
 # ---- axe-core --------------------------------------------------------------------------------

@@ -77,7 +77,12 @@ def test_random_playouts_keep_the_rules(name, players, options, seed):
             hidden = set() if hand.over else {
                 C.text(c) for s, h in enumerate(hand.hands) if s != seat for c in h}
             hidden |= {C.text(c) for c in hand.stock}
+            events = view.pop("events")
             assert not hidden & set(_strings(view)), "a view shows a hidden card"
+            # Events name only cards once face up, and the seat's own.
+            named = {C.text(c) for c in _public(hand, seat)}
+            assert not (hidden & set(_strings(events))) - named, "an event shows a hidden card"
+            assert not any("stock" in e for e in events)
         if hand.over:
             return
         legal = game.legal_actions(hand)
@@ -100,6 +105,19 @@ def test_random_playouts_keep_the_rules(name, players, options, seed):
     for action in steps:
         again = game.apply(again, action)
     assert game.outcome(again) == game.outcome(end)
+
+
+def _public(hand, seat):
+    """Cards the events may name for `seat`: every card once face up, and its own."""
+    out = set()
+    for e in hand.events:
+        a = e.action
+        if a is None:
+            continue
+        if a.do in ("discard", "layoff", "take") or (a.do == "meld" and not a.face_down) \
+                or a.seat == seat:
+            out |= {c for c in (a.card, e.card) if c is not None} | set(a.cards or ())
+    return out
 
 
 def _strings(obj):

@@ -14,6 +14,7 @@ from webapp.engine import game, tongits
 from webapp.engine.actions import Action
 from webapp.engine.errors import IllegalAction
 from webapp.engine.hand import POT, Meld
+from webapp.engine.views import event_for
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "public"
 
@@ -150,7 +151,9 @@ def test_wrong_seat_wrong_game_and_wrong_phase():
 def test_draw_logs_the_card_privately():
     h = play(table(["9C", "KD", "KS"], stock="5D 6D"), 0, "draw")
     assert h.hands[0] == cs("9C 5D") and h.stock == cs("6D")
-    assert (h.log[-1].public, h.log[-1].private) == ("drew a card", "drew 5D")
+    # The drawer's own event names the card; the others' does not.
+    assert event_for(h.events[-1], 0, h.dealer) == {"seat": 0, "do": "draw", "card": "5D"}
+    assert event_for(h.events[-1], 1, h.dealer) == {"seat": 0, "do": "draw"}
 
 
 # ---- taking the discard ------------------------------------------------------------------
@@ -170,7 +173,9 @@ def test_take_exposes_the_new_meld_at_once():
     assert m.cards == cs("5H 6H 7H") and m.by == {c: 0 for c in m.cards} and not m.face_down
     assert h.opened[0] and h.phase == "play" and h.discard == cs("2D")
     assert h.hands[0] == cs("7C 7D KS")
-    assert h.log[-1].public == "took 7H from the discard pile and melded 5H 6H 7H"
+    assert h.events[-1].card == C.parse("7H")
+    shown = event_for(h.events[-1], 2, h.dealer)
+    assert shown["card"] == "7H" and sorted(shown["with"]) == ["5H", "6H"]
 
 
 def test_take_refusals():
@@ -208,8 +213,9 @@ def test_meld_and_secret_set_rules():
     assert refused(h, 0, "meld", cards=["2H", "3H", "4H"]) == "4H is not in your hand"
     h = play(h, 0, "meld", cards=["AC", "AD", "AH", "AS"], face_down=True)
     assert h.melds[0][0].face_down and h.opened[0] and h.hands[0] == cs("2H 3H 9S")
-    assert h.log[-1].public == "exposed a secret set" and "AC" not in h.log[-1].public
-    assert h.log[-1].private == "exposed a secret set: AC AD AH AS"
+    assert event_for(h.events[-1], 1, h.dealer) == {"seat": 0, "do": "meld", "cards": None,
+                                                    "face_down": True}
+    assert event_for(h.events[-1], 0, h.dealer)["cards"] == ["AC", "AD", "AH", "AS"]
 
 
 def test_layoff_on_any_meld_keeps_it_valid_and_does_not_open():
@@ -228,7 +234,8 @@ def test_layoff_on_any_meld_keeps_it_valid_and_does_not_open():
         "5C does not fit on seat 2's meld 1"
     h = play(h, 0, "layoff", card="7H", onto={"seat": 1, "meld": 0})
     assert h.melds[1][0].cards == cs("4H 5H 6H 7H") and h.melds[1][0].by[C.parse("7H")] == 0
-    assert not h.opened[0] and h.log[-1].public == "laid off 7H on seat 1's meld"
+    assert not h.opened[0] and event_for(h.events[-1], 2, h.dealer) == {
+        "seat": 0, "do": "layoff", "card": "7H", "onto": {"seat": 1, "meld": 0}}
 
 
 # ---- Tongit ---------------------------------------------------------------------------------
@@ -328,9 +335,8 @@ def test_draw_needs_an_open_hand():
 def test_draw_nobody_can_challenge_caller_wins_at_once():
     h = play(table(["9D", "KH", "QS"], melds=[meld(0, "5S 6S 7S")]), 0, "call_draw")
     assert (h.end, h.winners, h.burned) == ("draw", [0], [1, 2])
-    assert [e.public for e in h.log[-4:]] == ["called Draw", "folded (not opened)",
-                                              "folded (not opened)",
-                                              "won the Draw (nobody challenged)"]
+    # Seats that fold unasked are no events: only the call was sent.
+    assert [e.do for e in h.events[-1:]] == ["call_draw"]
 
 
 def test_draw_answered_in_seat_order_unopened_fold_automatically():
@@ -382,7 +388,7 @@ def _last_card(hands, taker=0, opened=(True, True, True), drawn="KS", dealer=0, 
     h = table(hands, melds=[m for m in melds if opened[m.seat]], stock=drawn, turn=taker,
               turn_no=3 + (taker - dealer) % 3, opened=opened, dealer=dealer, match=match)
     h = play(h, taker, "draw")
-    assert h.log[-1].public == "the stock is used up: the hand ends after this turn"
+    assert h.stock == [] and h.events[-1].card == C.parse(drawn)
     return play(h, taker, "discard", card=drawn)
 
 

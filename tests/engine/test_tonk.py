@@ -15,6 +15,7 @@ from webapp.engine.errors import BadSetup, IllegalAction
 from webapp.engine.hand import Meld
 from webapp.engine.melds import melds_in
 from webapp.engine.options import resolve
+from webapp.engine.views import event_for
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "public"
 
@@ -169,9 +170,10 @@ def test_low_deal_double():
 
 # ---- a turn -------------------------------------------------------------------------
 
-def test_draw_is_private_in_the_log():
+def test_draw_is_private_in_the_events():
     hand = play(table(PLAIN[0], PLAIN[1], stock="7H 2D"), act(0, "draw"))
-    assert hand.log[-1].public == "drew a card" and hand.log[-1].private == "drew 7H"
+    assert event_for(hand.events[-1], 0, hand.dealer) == {"seat": 0, "do": "draw", "card": "7H"}
+    assert event_for(hand.events[-1], 1, hand.dealer) == {"seat": 0, "do": "draw"}
     assert hand.phase == "play" and cards.parse("7H") in hand.hands[0]
 
 
@@ -253,8 +255,9 @@ def test_spread_and_hit_mixed_in_any_order_on_any_spread():
     hand = play(hand, act(0, "draw"), act(0, "layoff", card="8H", onto={"seat": 1, "meld": 0}),
                 act(0, "meld", cards=["2S", "3S", "4S"]))
     assert hand.melds[1][0].cards == cs("5H 6H 7H 8H") and len(hand.melds[0]) == 1
-    assert hand.log[-2].public == "laid off 8H on seat 1's meld"
-    assert hand.log[-1].public == "melded 2S 3S 4S"
+    assert [event_for(e, 1, hand.dealer) for e in hand.events[-2:]] == [
+        {"seat": 0, "do": "layoff", "card": "8H", "onto": {"seat": 1, "meld": 0}},
+        {"seat": 0, "do": "meld", "cards": ["2S", "3S", "4S"]}]
 
 
 # ---- hit_lock -----------------------------------------------------------------------
@@ -347,7 +350,7 @@ def test_drop_is_only_first_thing_and_allowed_on_the_first_turn():
 def test_play_goes_on_after_the_stock_runs_out_until_someone_draws():
     hand = play(table("4C 6D", "3H 5S", "9D 6C", stock="KS"), act(0, "draw"),
                 act(0, "discard", card="KS"))
-    assert hand.stock == [] and "no stock left" in hand.log[-2].public
+    assert hand.stock == [] and hand.events[-2].card == cards.parse("KS")
     hand = play(hand, act(1, "take"), act(1, "discard", card="5S"))   # a full turn
     assert key(act(2, "drop")) in legal_keys(hand)
     hand = play(hand, act(2, "draw"))

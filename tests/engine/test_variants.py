@@ -109,8 +109,14 @@ def _check_view(hand, seat, seen):
         C.text(c) for s, h in enumerate(hand.hands) if s != seat for c in h}
     # A reshuffled stock's cards were seen in the pile; only their new order is secret.
     hidden |= {C.text(c) for c in hand.stock if c not in seen}
-    words = set(_strings(view))
+    # Events name cards that were face up when played (a take, a discard, a meld): API.md
+    # shows them; what they may never show is checked field by field below.
+    words = set(_strings({k: v for k, v in view.items() if k != "events"}))
     assert not hidden & words, "a view shows a hidden card"
+    for e in view["events"]:
+        assert "stock" not in e, "an event shows a reshuffled stock"
+        if e["do"] == "draw" and e["seat"] != seat:
+            assert "card" not in e, "an event shows another seat's draw"
     assert all("stock" not in a for a in view["legal"]), "the view shows a reshuffled stock"
     for m in view["melds"]:
         if "as" in m:

@@ -113,6 +113,27 @@ def reply_text(status: int, headers, body: str) -> str:
     return "\n".join(lines) + "\n\n" + body
 
 
+def expected_events(hand, seat: int, versions) -> list[dict]:
+    """What API.md "Events" lets `seat` see, made here from the server's raw events (not
+    by the server's own code): another seat's draw without its card, a take with the card
+    taken, a face-down meld without its cards to others, never a reshuffled `stock`."""
+    out = []
+    for e, version in zip(hand.events, versions):
+        a = e.action
+        if a is None:
+            out.append({"do": "deal", "dealer": hand.dealer, "version": version})
+            continue
+        shown = {"seat": a.seat, "do": a.do}
+        if e.card is not None and (a.do == "take" or (a.do == "draw" and a.seat == seat)):
+            shown["card"] = text(e.card)
+        for k, v in a.to_json().items():
+            if k not in ("seat", "do", "stock"):
+                shown[k] = None if k == "cards" and a.face_down and a.seat != seat else v
+        shown["version"] = version
+        out.append(shown)
+    return out
+
+
 class Hidden:
     """What one seat must not see now, read from the server's own state (a Hand)."""
 

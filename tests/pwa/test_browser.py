@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from e2e.driver import create_table, version, wait_version
 
 from .conftest import LAN, MAP_LAN
+from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
 
@@ -33,9 +34,9 @@ def wait_installable(ctx, page: Page, tries: int = 40) -> None:
 
 
 def wait_controlled(page: Page) -> None:
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    wait_js(page, "navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function("!!navigator.serviceWorker.controller")
+    wait_js(page, "!!navigator.serviceWorker.controller")
 
 
 def new_game(page: Page, base: str) -> str:
@@ -59,7 +60,7 @@ def one_move(page: Page) -> None:
 
 
 def on_websocket(page: Page) -> None:
-    page.wait_for_function("window.socket && window.socket.connected && "
+    wait_js(page, "window.socket && window.socket.connected && "
                            "window.socket.io.engine.transport.name === 'websocket'")
 
 

@@ -91,19 +91,29 @@ def test_arrange_puts_the_best_melds_first_then_the_rest_by_value():
     assert present.sort_of("arrange") == "arrange" and present.sort_of("nonsense") == "suit"
 
 
-def blocked_view(log, opened=True, legal=("draw", "take")):
-    return {"game": "tongits", "seat": 0, "turn": 0, "phase": "draw", "options": {},
-            "players": [{"seat": 0, "name": "Ana", "opened": opened}, {"seat": 1, "name": "Ben"}],
-            "legal": [{"do": d} for d in legal], "log": log}
+MELD = {"seat": 0, "do": "meld", "cards": ["5H", "6H", "7H"], "version": 2}
+LAY_ON_ANA = {"seat": 1, "do": "layoff", "card": "8H", "onto": {"seat": 0, "meld": 0}, "version": 4}
+LAY_ON_CY = {"seat": 1, "do": "layoff", "card": "8H", "onto": {"seat": 2, "meld": 0}, "version": 4}
+DISCARD = {"seat": 1, "do": "discard", "card": "2C", "version": 5}
+
+
+def blocked_view(events, opened=True, legal=("draw", "take"), options=None):
+    return {"game": "tongits", "seat": 0, "turn": 0, "phase": "draw", "options": options or {},
+            "players": [{"seat": 0, "name": "Ana", "opened": opened}, {"seat": 1, "name": "Ben"},
+                        {"seat": 2, "name": "Cy"}],
+            "legal": [{"do": d} for d in legal], "events": events, "hand": [], "melds": [],
+            "discard_pile": [], "result": None}
 
 
 def test_the_reason_call_draw_is_missing_is_said():
-    log = ["Ana melded 5H 6H 7H", "Ben laid off 8H on Ana's meld", "Ben discarded 2C"]
-    assert present.draw_blocked(blocked_view(log)) == \
+    events = [MELD, LAY_ON_ANA, DISCARD]
+    assert present.draw_blocked(blocked_view(events)) == \
         "Ben laid off on your meld: you may call Draw on your next turn."
-    assert present.draw_blocked(blocked_view(log, legal=("draw", "call_draw"))) is None
-    assert present.draw_blocked(blocked_view(["Ben laid off 8H on Cy's meld"])) is None
-    assert present.draw_blocked(blocked_view(log, opened=False)) is None
+    assert present.draw_blocked(blocked_view(events, options={"sapaw_blocks_draw": "hand"})) == \
+        "Ben laid off on your meld: you may not call Draw in this hand."
+    assert present.draw_blocked(blocked_view(events, legal=("draw", "call_draw"))) is None
+    assert present.draw_blocked(blocked_view([MELD, LAY_ON_CY, DISCARD])) is None
+    assert present.draw_blocked(blocked_view(events, opened=False)) is None
 
 
 def test_moves_that_end_the_hand_say_so_and_ask_first(app, client, decks):

@@ -25,13 +25,31 @@ def forbidden(hand, seat):
     return {text(c) for c in cards}
 
 
+def public(hand, seat):
+    """Cards the events may name for `seat`: every card once face up, and its own."""
+    out = set()
+    for e in hand.events:
+        a = e.action
+        if a is None:
+            continue
+        if a.do in ("discard", "layoff", "take") or (a.do == "meld" and not a.face_down) \
+                or a.seat == seat:
+            out |= {c for c in (a.card, e.card) if c is not None} | set(a.cards or ())
+    return {text(c) for c in out}
+
+
 def check(view, table):
     if table.hand is None:
         assert card_texts(view) == set()
         return
-    seen = card_texts(view, skip=("result",) if table.hand.over else ())
-    leaked = seen & forbidden(table.hand, view["seat"])
+    seen = card_texts(view, skip=("result", "events") if table.hand.over else ("events",))
+    hidden = forbidden(table.hand, view["seat"])
+    leaked = seen & hidden
     assert not leaked, f"seat {view['seat']} sees {sorted(leaked)}"
+    # Events may name a card hidden now only if it was once face up (a Tonk take).
+    leaked = card_texts(view["events"]) & hidden - public(table.hand, view["seat"])
+    assert not leaked, f"seat {view['seat']}'s events show {sorted(leaked)}"
+    assert not any("stock" in e for e in view["events"])
     assert "deck" not in json.dumps(view)
 
 

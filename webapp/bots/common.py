@@ -1,12 +1,11 @@
-"""What a bot reads from its view: cards as ints, the table, and a log turned into events.
+"""What a bot reads from its view: cards as ints, the table, and the hand's events.
 
 A bot sees exactly what a person at the table sees (engine/views.py): its own hand, the
-exposed melds, the discard pile, card counts, the log and the legal actions. Nothing here
-touches a game state; cards.py and melds.py are pure helpers.
+exposed melds, the discard pile, card counts, the events and the legal actions. It reads
+no sentences. Nothing here touches a game state; cards.py and melds.py are pure helpers.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -79,8 +78,8 @@ class Table:
                 if e.seat == seat and e.kind == "draw" and e.top is not None]
 
     def held_known(self, seat: int) -> list[int]:
-        """Cards another seat took from the discard pile and still holds (Tonk). The view
-        names such a card only while it is not hidden again; this is what is left."""
+        """Cards another seat took from the discard pile and still holds (Tonk): a take
+        names its card (it was face up), and the seat has not played it since."""
         if seat not in self._held:
             self._held[seat] = self._held_known(seat)
         return self._held[seat]
@@ -136,92 +135,49 @@ def read(view: dict) -> Table:
               opened=[bool(p.get("opened")) for p in view["players"]], melds=melds,
               discard=discard, stock=view["stock"], options=options,
               legal=[{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]])
-    t.events = read_log(view.get("log") or [], view["players"], discard)
+    t.events = read_events(view.get("events") or [], discard)
     t.stands = {(m["seat"], m["index"]): {C.parse(w): C.parse(c) for w, c in m["as"].items()}
                 for m in view["melds"] if m.get("as")}
     return t
 
 
-# ---- the log ------------------------------------------------------------------------
-# Lines read "<name> <words>"; a name is the seat's name, or "Seat N" when it has none.
-# A card that is hidden again (Tonk: a discard taken into a hand) reads "a card".
+# ---- the events ---------------------------------------------------------------------
+# The view's `events` in the action language (API.md "Events"): another seat's draw has no
+# card, a face-down meld no cards; a take names the card taken.
 
-_CARD = r"(?:10|[2-9AJQK])[CDHS]|JK|a card"
-_CARDS = r"((?:(?:(?:10|[2-9AJQK])[CDHS]|JK) ?)+)"
-_PATTERNS = [
-    ("draw", re.compile(rf"drew ({_CARD})$")),
-    ("take", re.compile(rf"took ({_CARD}) from the discard pile(?: and melded {_CARDS})?$")),
-    ("secret", re.compile(rf"exposed a secret set(?:: {_CARDS})?$")),
-    ("meld", re.compile(rf"melded {_CARDS}$")),
-    ("layoff", re.compile(rf"laid off ({_CARD}) on (.+)'s meld$")),
-    ("layoff", re.compile(rf"laid off ({_CARD}) on (their own) meld$")),
-    ("discard", re.compile(rf"discarded ({_CARD})$")),
-    ("call", re.compile(r"called Draw$")),
-    ("challenge", re.compile(r"challenged$")),
-    ("fold", re.compile(r"folded")),
-    ("drop", re.compile(r"dropped$")),
-]
+KINDS = {"call_draw": "call"}       # the bots' own name for a kind, where it differs
 
 
 def _card(text: str | None) -> int | None:
-    return None if text is None or text == "a card" else C.parse(text)
+    return None if text is None else C.parse(text)
 
 
-def _cards(text: str | None) -> tuple[int, ...]:
-    return tuple(map(C.parse, text.split())) if text else ()
+def _cards(texts) -> tuple[int, ...]:
+    return tuple(sorted(map(C.parse, texts))) if texts else ()
 
 
-def _names(players: list[dict]) -> list[str]:
-    return [p.get("name") or f"Seat {p['seat']}" for p in players]
-
-
-def _speaker(line: str, names: list[str]) -> tuple[int | None, str]:
-    best = None
-    for s, name in enumerate(names):
-        if line.startswith(name + " ") and (best is None or len(name) > len(names[best])):
-            best = s
-    if best is None:
-        return None, line
-    return best, line[len(names[best]) + 1:]
-
-
-def _seat_named(who: str, me: int | None, names: list[str]) -> int | None:
-    if who == "their own":
-        return me
-    if who in names:
-        return names.index(who)
-    m = re.fullmatch(r"[Ss]eat (\d+)", who)
-    return int(m.group(1)) if m else None
-
-
-def read_log(lines: list[str], players: list[dict], pile_now: list[int]) -> list[Event]:
+def read_events(events: list[dict], pile_now: list[int]) -> list[Event]:
     """Events in order, each draw/take with the discard top at that moment.
 
     The pile at the start is rebuilt backwards from the pile now (discards push, takes pop),
     so a seat that drew from the stock can be seen to have passed the top card.
     """
-    names = _names(players)
     raw: list[Event] = []
-    for line in lines:
-        seat, words = _speaker(line, names)
-        for kind, pat in _PATTERNS:
-            m = pat.match(words)
-            if not m:
-                continue
-            g = m.groups()
-            if kind == "draw":
-                raw.append(Event(seat, "draw", _card(g[0])))
-            elif kind == "take":
-                raw.append(Event(seat, "take", _card(g[0]), _cards(g[1])))
-            elif kind in ("meld", "secret"):
-                raw.append(Event(seat, kind, None, _cards(g[0] if g else None)))
-            elif kind == "layoff":
-                raw.append(Event(seat, "layoff", _card(g[0]), onto=_seat_named(g[1], seat, names)))
-            elif kind == "discard":
-                raw.append(Event(seat, "discard", _card(g[0])))
-            else:
-                raw.append(Event(seat, kind))
-            break
+    for e in events:
+        do, seat = e["do"], e.get("seat")
+        if do == "deal":
+            continue
+        card = _card(e.get("card"))
+        if do == "take":
+            melded = _cards(e.get("with"))
+            raw.append(Event(seat, "take", card, tuple(sorted(melded + (card,))) if melded else ()))
+        elif do == "meld":
+            raw.append(Event(seat, "secret" if e.get("face_down") else "meld", None,
+                             _cards(e.get("cards"))))
+        elif do == "layoff":
+            raw.append(Event(seat, "layoff", card, onto=e["onto"]["seat"]))
+        else:
+            raw.append(Event(seat, KINDS.get(do, do), card))
     pile: list[int | None] = list(pile_now)
     for e in reversed(raw):
         if e.kind == "discard" and pile:

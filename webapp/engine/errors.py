@@ -1,8 +1,15 @@
-"""The engine's errors. Each message is plain words a player can read."""
+"""The engine's errors. Each message is plain words a player can read (`baraha replay` and
+the API show it as it is); some also carry what they say as data, so that the edge can
+word them again with names (webapp/words): `code` names the refusal and `facts` holds
+its fields (seats 0-based, cards as text)."""
 
 
 class EngineError(Exception):
     """Base class for everything the engine refuses."""
+
+    def __init__(self, message: str, *, code: str | None = None, **facts):
+        super().__init__(message)
+        self.code, self.facts = code, facts
 
 
 class IllegalAction(EngineError):

@@ -9,7 +9,7 @@ from . import tongits, tonk
 from .actions import Action
 from .cards import text
 from .errors import BadSetup, IllegalAction
-from .hand import Hand
+from .hand import Event, Hand
 from .options import resolve
 
 GAMES = {"tongits": tongits, "tonk": tonk}
@@ -65,8 +65,10 @@ def new_hand(game: str, players: int, *, dealer: int = 0, options: dict | None =
         stock = stock + [c for c in full if c not in used]
         if not stock:
             raise BadSetup("the stock must not be empty", "deal.stock")
-    return rules.start(players, dealer, opts, [list(h) for h in hands], discard, stock,
+    hand = rules.start(players, dealer, opts, [list(h) for h in hands], discard, stock,
                        _match(match, players))
+    hand.events.append(Event())     # the deal comes first, even when it ends the hand
+    return hand
 
 
 def _check_unique(groups: list[tuple[str, list[int]]]) -> None:
@@ -127,7 +129,25 @@ def apply(hand: Hand, action: Action) -> Hand:
         raise IllegalAction(f"'stock' belongs only on a draw that reshuffles, not on a {action.do}")
     if hand.game == "tongits" and (action.stands or action.stock is not None):
         raise IllegalAction("Tong-its has no wild cards and no reshuffled stock")
-    return GAMES[hand.game].apply(hand, action)
+    new = GAMES[hand.game].apply(hand, action)
+    new.events.append(Event(action, _moved(hand, new, action)))
+    return new
+
+
+def _moved(before: Hand, after: Hand, action: Action) -> int | None:
+    """The card an action moved without naming it: the one drawn, or the discard taken.
+    Read from the two states, so a game's own kinds of draw (a reshuffle) need nothing."""
+    if action.do == "take":
+        return before.discard[-1] if before.discard else None
+    if action.do == "draw":
+        new = set(after.hands[action.seat]) - set(before.hands[action.seat])
+        return next(iter(new)) if len(new) == 1 else None
+    return None
+
+
+def most_cards(game: str, options: dict) -> int:
+    """The most cards one hand can hold (a screen keeps room for them)."""
+    return GAMES[game].most_cards(resolve(game, options))
 
 
 def reshuffle_pile(hand: Hand) -> list[int] | None:

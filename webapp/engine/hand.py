@@ -10,11 +10,15 @@ Conventions:
   `onto.meld` index).
 - `lines` is the hand's money, line by line, antes included: each Line moves chips from a
   seat (or the side pot, POT) to a seat (or POT). Nets and the pot are derived from it.
-- `log` holds Events: what everyone saw, plus what only the actor saw (the card drawn).
+- `events` is the hand's story in the action language: the deal, then every accepted
+  Action with its seat (game.py records them; views.py hides them per seat). No words:
+  sentences are made outside the engine (webapp/words.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from .actions import Action
 
 POT = -1  # a Line's payer or payee that is the side pot
 
@@ -38,9 +42,21 @@ class Meld:
 
 @dataclass(frozen=True)
 class Event:
-    seat: int | None    # who did it (None: the table, e.g. "the stock ran out")
-    public: str         # words for everyone: "drew a card", "discarded 7H"
-    private: str = ""   # words for `seat` only, when they differ: "drew 7H"
+    """One step of the hand: the deal (`action` None), or an accepted Action with its seat
+    and the card it moved that the action does not name (draw: the card drawn, seen by the
+    drawer only; take: the discard taken, seen by all)."""
+    action: Action | None = None
+    card: int | None = None
+    # views.events_for's copies of how the actor (True) and the others (False) see it
+    shown: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.action is None else self.action.seat
+
+    @property
+    def do(self) -> str:
+        return "deal" if self.action is None else self.action.do
 
 
 @dataclass(frozen=True)
@@ -66,7 +82,7 @@ class Hand:
     pot_before: int = 0                 # side pot when the hand began
     streak: int | None = None           # Tong-its: seat whose next win takes the pot
     opened: list[bool] = field(default_factory=list)
-    log: list[Event] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     lines: list[Line] = field(default_factory=list)
     end: str | None = None              # the replay's end name once over
     winners: list[int] = field(default_factory=list)
@@ -88,7 +104,7 @@ class Hand:
         new.discard = self.discard[:]
         new.melds = [ms[:] for ms in self.melds]
         new.opened = self.opened[:]
-        new.log = self.log[:]
+        new.events = self.events[:]
         new.lines = self.lines[:]
         new.winners = self.winners[:]
         new.burned = self.burned[:]
@@ -114,6 +130,3 @@ class Hand:
     def pot(self) -> int:
         return self.pot_before + sum(ln.chips for ln in self.lines if ln.payee == POT) \
             - sum(ln.chips for ln in self.lines if ln.payer == POT)
-
-    def say(self, seat: int | None, public: str, private: str = "") -> None:
-        self.log.append(Event(seat, public, private))

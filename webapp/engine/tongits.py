@@ -21,8 +21,6 @@ from .melds import all_melded, deadwood as split_deadwood, extensions, is_meld, 
 PHASE_DOS = {"draw": ("call_draw", "draw", "take", "tongit"),
              "play": ("meld", "layoff", "discard", "tongit"),
              "answer": ("fold", "challenge")}
-WIN_WORDS = {"tongit": "won by Tongit", "draw": "won the Draw (nobody challenged)",
-             "challenge": "won the challenged Draw", "stock": "won: the stock ran out"}
 
 
 # ---- set-up -------------------------------------------------------------------------
@@ -37,6 +35,10 @@ def deck(options: dict) -> tuple[int, ...]:
 
 def hand_sizes(players: int, dealer: int, options: dict) -> list[int]:
     return [13 if s == dealer else 12 for s in range(players)]
+
+
+def most_cards(options: dict) -> int:
+    return 13       # the dealer's 13, or 12 and a draw
 
 
 def deal(deck, players, dealer, options):
@@ -58,7 +60,6 @@ def start(players, dealer, options, hands, discard, stock, match) -> Hand:
                 extra={"turn_no": 0, "sapaw": (), "caller": None, "challengers": ()})
     for s in range(players):
         hand.pay(s, POT, options["jackpot"], "ante")
-    hand.say(dealer, "dealt; the dealer plays first, without drawing")
     return hand
 
 
@@ -123,7 +124,8 @@ def apply(hand: Hand, action: Action) -> Hand:
     if do not in DO:
         raise IllegalAction(f"{do} is not part of Tong-its")
     if seat != hand.turn:
-        raise IllegalAction(f"it is seat {hand.turn}'s turn, not yours")
+        raise IllegalAction(f"it is seat {hand.turn}'s turn, not yours", code="not_your_turn",
+                            seat=hand.turn)
     if do not in PHASE_DOS[hand.phase]:
         raise IllegalAction(_out_of_phase(hand, do))
     new = hand.clone()
@@ -151,9 +153,6 @@ def _draw(hand: Hand, seat: int, action: Action) -> None:
     card = hand.stock.pop()
     hand.hands[seat].append(card)
     hand.phase = "play"
-    hand.say(seat, "drew a card", f"drew {C.text(card)}")
-    if not hand.stock:
-        hand.say(None, "the stock is used up: the hand ends after this turn")
 
 
 def _take(hand: Hand, seat: int, action: Action) -> None:
@@ -170,7 +169,6 @@ def _take(hand: Hand, seat: int, action: Action) -> None:
     hand.discard.pop()
     _expose(hand, seat, meld, face_down=False)
     hand.phase = "play"
-    hand.say(seat, f"took {C.text(top)} from the discard pile and melded {_words(meld)}")
     _tongit_if_empty(hand, seat)
 
 
@@ -184,10 +182,6 @@ def _meld(hand: Hand, seat: int, action: Action) -> None:
     if action.face_down and not (len(cards) == 4 and is_set(cards)):
         raise IllegalAction("only a set of four can be exposed face down")
     _expose(hand, seat, cards, action.face_down)
-    if action.face_down:
-        hand.say(seat, "exposed a secret set", f"exposed a secret set: {_words(cards)}")
-    else:
-        hand.say(seat, f"melded {_words(cards)}")
     _tongit_if_empty(hand, seat)
 
 
@@ -200,15 +194,15 @@ def _layoff(hand: Hand, seat: int, action: Action) -> None:
     if not 0 <= owner < hand.players:
         raise IllegalAction(f"there is no seat {owner} at this table")
     if not 0 <= index < len(hand.melds[owner]):
-        raise IllegalAction(f"seat {owner} has no meld {index}")
+        raise IllegalAction(f"seat {owner} has no meld {index}", code="no_meld", owner=owner,
+                            index=index)
     meld = hand.melds[owner][index]
     if card not in extensions(meld.cards):
-        raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}")
+        raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}",
+                            code="does_not_fit", card=C.text(card), owner=owner, index=index)
     hand.hands[seat].remove(card)
     hand.melds[owner][index] = meld.plus(card, seat)
     hand.extra["sapaw"] += ((hand.extra["turn_no"], seat, owner),)
-    whose = "their own meld" if owner == seat else f"seat {owner}'s meld"
-    hand.say(seat, f"laid off {C.text(card)} on {whose}")
     _tongit_if_empty(hand, seat)
 
 
@@ -219,7 +213,6 @@ def _discard(hand: Hand, seat: int, action: Action) -> None:
     _check_held(hand, seat, (card,))
     hand.hands[seat].remove(card)
     hand.discard.append(card)
-    hand.say(seat, f"discarded {C.text(card)}")
     if all_melded(hand.hands[seat]):
         _win(hand, seat, "tongit")
     elif not hand.stock:
@@ -241,7 +234,6 @@ def _call_draw(hand: Hand, seat: int, action: Action) -> None:
     blocker = _draw_blocker(hand, seat)
     if blocker:
         raise IllegalAction(blocker)
-    hand.say(seat, "called Draw")
     hand.extra["caller"] = seat
     _ask_next(hand, seat)
 
@@ -249,9 +241,6 @@ def _call_draw(hand: Hand, seat: int, action: Action) -> None:
 def _answer(hand: Hand, seat: int, action: Action) -> None:
     if action.do == "challenge":
         hand.extra["challengers"] += (seat,)
-        hand.say(seat, "challenged")
-    else:
-        hand.say(seat, "folded")
     _ask_next(hand, seat)
 
 
@@ -263,7 +252,6 @@ def _ask_next(hand: Hand, after: int) -> None:
         if hand.opened[seat]:
             hand.turn, hand.phase = seat, "answer"
             return
-        hand.say(seat, "folded (not opened)")
         seat = hand.next_seat(seat)
     challengers = hand.extra["challengers"]
     if not challengers:
@@ -284,7 +272,6 @@ def _stock_out(hand: Hand, taker: int) -> None:
         dw = deadwood(hand)
         _win(hand, min(open_seats, key=dw.__getitem__), "stock")
         return
-    hand.say(None, "the stock ran out and nobody opened: the hand is void")
     hand.end, hand.burned = "void", list(range(hand.players))
     _finish(hand)
 
@@ -299,7 +286,7 @@ def _check_held(hand: Hand, seat: int, cards) -> None:
     held = hand.hands[seat]
     for c in cards:
         if c not in held:
-            raise IllegalAction(f"{C.text(c)} is not in your hand")
+            raise IllegalAction(f"{C.text(c)} is not in your hand", code="not_held", card=C.text(c))
 
 
 def _expose(hand: Hand, seat: int, cards, face_down: bool) -> None:
@@ -319,7 +306,6 @@ def _tongit_if_empty(hand: Hand, seat: int) -> None:
 def _win(hand: Hand, winner: int, end: str) -> None:
     hand.end, hand.winners = end, [winner]
     hand.burned = [s for s in range(hand.players) if not hand.opened[s] and s != winner]
-    hand.say(winner, WIN_WORDS[end])
     _settle(hand, winner)
     _finish(hand)
 

@@ -37,6 +37,10 @@ def hand_sizes(players: int, dealer: int, options: dict) -> list[int]:
     return [options["hand_size"]] * players
 
 
+def most_cards(options: dict) -> int:
+    return options["hand_size"] + 1     # the deal and a draw
+
+
 def deal(deck, players, dealer, options):
     """One card at a time from the seat after the dealer, dealer last; then the upcard."""
     dealt = options["hand_size"] * players
@@ -72,12 +76,9 @@ def _tonk_on_the_deal(hand: Hand) -> None:
     tonks = [s for s, w in enumerate(wins) if w]
     if len(tonks) == 1:
         (winner,) = tonks
-        hand.say(winner, f"won with a tonk on the deal ({house.count(hand.hands[winner], hand.options)})")
         _everyone_pays(hand, winner, wins[winner] * hand.options["stake"], "tonk on the deal")
         _finish(hand, "deal_tonk", tonks)
     elif tonks:
-        hand.say(None, "voids the hand: seats " + ", ".join(map(str, tonks))
-                 + " were each dealt a tonk")
         _finish(hand, "void", [])
 
 
@@ -136,7 +137,8 @@ def apply(hand: Hand, action: Action) -> Hand:
     if do in NOT_TONK:
         raise IllegalAction(f"{NOT_TONK[do]} is not part of Tonk")
     if seat != hand.turn:
-        raise IllegalAction(f"it is seat {hand.turn}'s turn, not yours")
+        raise IllegalAction(f"it is seat {hand.turn}'s turn, not yours", code="not_your_turn",
+                            seat=hand.turn)
     if hand.phase == "draw" and do in ("meld", "layoff", "discard"):
         raise IllegalAction("draw from the stock or take the discard first")
     if hand.phase == "play" and do in ("drop", "draw", "take"):
@@ -155,7 +157,6 @@ def _drop(hand: Hand, action: Action) -> None:
         raise IllegalAction(f"you cannot drop this turn{more}: another player hit your spread")
     if hand.options["must_spread"]:
         house.check_drop(hand, action.seat)
-    hand.say(action.seat, "dropped")
     _settle_drop(hand, action.seat)
 
 
@@ -164,14 +165,10 @@ def _draw(hand: Hand, action: Action) -> None:
     if action.stock is not None or hand.options["stock_out"] == "reshuffle":
         house.reshuffle(hand, action)
     if not hand.stock:
-        hand.say(seat, "drew from the empty stock: the play ends")
         _settle_stock(hand)
         return
     card = hand.stock.pop()
     hand.hands[seat].append(card)
-    hand.say(seat, "drew a card", f"drew {C.text(card)}")
-    if not hand.stock and hand.options["stock_out"] != "reshuffle":
-        hand.say(None, "has no stock left: drawing now ends the play")
     _begin_play(hand, seat, None)
 
 
@@ -182,7 +179,6 @@ def _take(hand: Hand, action: Action) -> None:
         raise IllegalAction("the discard pile is empty")
     card = hand.discard.pop()
     hand.hands[action.seat].append(card)
-    hand.say(action.seat, f"took {C.text(card)} from the discard pile")
     _begin_play(hand, action.seat, card)
     if spread is not None:          # take_to_spread: laid down at once, nothing to strand
         for c in spread.cards:
@@ -230,7 +226,6 @@ def _lay(hand: Hand, seat: int, meld: Meld) -> None:
     hand.melds[seat].append(meld)
     hand.opened[seat] = True
     hand.extra["spread"] = True
-    hand.say(seat, f"melded {' '.join(C.texts(meld.cards))}")
 
 
 def _layoff(hand: Hand, action: Action) -> None:
@@ -241,13 +236,15 @@ def _layoff(hand: Hand, action: Action) -> None:
     if not 0 <= owner < hand.players:
         raise IllegalAction(f"there is no seat {owner} at this table")
     if not 0 <= index < len(hand.melds[owner]):
-        raise IllegalAction(f"seat {owner} has no meld {index}")
+        raise IllegalAction(f"seat {owner} has no meld {index}", code="no_meld", owner=owner,
+                            index=index)
     meld = hand.melds[owner][index]
     opts = hand.options
     if opts["wilds"] == "none" and not opts["ace_high"] and not action.stands:
         _check_in_hand(held, [card])
         if card not in extensions(meld.cards):
-            raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}")
+            raise IllegalAction(f"{C.text(card)} does not fit on seat {owner}'s meld {index}",
+                                code="does_not_fit", card=C.text(card), owner=owner, index=index)
         _check_not_stranded(hand, held, [card], lambda: extensions(meld.cards + [card]))
         new, back = meld.plus(card, seat), []
     else:
@@ -258,8 +255,6 @@ def _layoff(hand: Hand, action: Action) -> None:
     if owner != seat and hand.options["hit_lock"]:
         locks = hand.extra["locks"]
         hand.extra["locks"] = locks[:owner] + (hand.options["hit_lock"],) + locks[owner + 1:]
-    whose = "their own" if owner == seat else f"seat {owner}'s"
-    hand.say(seat, f"laid off {C.text(card)} on {whose} meld")
     _after_play(hand, seat)
 
 
@@ -275,9 +270,7 @@ def _discard(hand: Hand, action: Action) -> None:
         house.check_discard(hand, card)
     held.remove(card)
     hand.discard.append(card)
-    hand.say(seat, f"discarded {C.text(card)}")
     if not held:
-        hand.say(seat, "went out")
         _everyone_pays(hand, seat, hand.options["stake"], "out")
         _finish(hand, "out", [seat])
         return
@@ -289,7 +282,7 @@ def _discard(hand: Hand, action: Action) -> None:
 def _check_in_hand(held, cards) -> None:
     for c in cards:
         if c not in held:
-            raise IllegalAction(f"{C.text(c)} is not in your hand")
+            raise IllegalAction(f"{C.text(c)} is not in your hand", code="not_held", card=C.text(c))
 
 
 def _check_not_stranded(hand: Hand, held, played, fits_after) -> None:
@@ -304,7 +297,6 @@ def _after_play(hand: Hand, seat: int) -> None:
     if hand.hands[seat]:
         return
     double = hand.extra["spread"] or not hand.options["tonk_out_needs_spread"]
-    hand.say(seat, "tonked out")
     _everyone_pays(hand, seat, hand.options["stake"] * (2 if double else 1), "tonk")
     _finish(hand, "tonk", [seat])
 
@@ -316,11 +308,9 @@ def _settle_drop(hand: Hand, dropper: int) -> None:
     mine = counts[dropper]
     others = [s for s in range(hand.players) if s != dropper]
     if all(counts[s] > mine for s in others):
-        hand.say(dropper, f"won the drop with {mine}")
         _everyone_pays(hand, dropper, stake, "drop")
         _finish(hand, "drop", [dropper])
         return
-    hand.say(dropper, f"was caught with {mine}")
     for s in others:
         if counts[s] <= mine:
             hand.pay(dropper, s, 2 * stake, "caught")
@@ -335,7 +325,6 @@ def _settle_drop(hand: Hand, dropper: int) -> None:
 
 def _settle_stock(hand: Hand) -> None:
     if hand.options["stock_out"] == "void":
-        hand.say(None, "voids the hand: the stock ran out")
         _finish(hand, "void", [])
         return
     counts = deadwood(hand)
@@ -344,7 +333,6 @@ def _settle_stock(hand: Hand) -> None:
     if len(lowest) == hand.players:
         lowest = []  # everyone tied: nobody pays
     for w in lowest:
-        hand.say(w, f"won with the lowest count, {low}")
         for s in range(hand.players):
             if counts[s] != low:
                 hand.pay(s, w, hand.options["stake"], "stock")

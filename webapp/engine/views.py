@@ -1,58 +1,141 @@
 """What one seat may know: the only place where hidden cards are removed.
 
-Templates, JSON, bots and logs see a view, never a Hand. A view holds the seat's own hand,
+Templates, JSON, bots and logs see a View, never a Hand. A view holds the seat's own hand,
 everyone's exposed melds (a secret set shows `cards: None` to everyone but its owner), the
-discard pile, card counts, and a log in which other seats' draws are "drew a card". The
-stock's order never appears; other hands appear only in `result`, once the hand is over.
+discard pile, card counts, and the hand's events as this seat may know them (another
+seat's draw without its card, a reshuffled stock never). The stock's order never appears;
+other hands appear only in `result`, once the hand is over.
+
+One shape for every caller: the table passes what only it knows (TableFacts: code,
+version, names, chips, each event's version, its own actions) and a `describe` that words
+the log; bots and tests call view_for(hand, seat) and get the same keys with neutral
+values. Before the first deal, view_for(None, seat, facts) gives the waiting view.
 """
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
+from typing import Callable, TypedDict
 
+from . import game as G
 from .cards import text, texts
-from .game import deadwood, legal_actions, outcome
-from .hand import POT, Hand
+from .hand import POT, Event, Hand
 
 
-def seat_name(names, seat: int | None) -> str:
-    if seat is None:
-        return "The table"
-    if names and seat < len(names) and names[seat]:
-        return names[seat]
-    return f"Seat {seat}"
+class PlayerView(TypedDict):
+    seat: int               # 0-based in data; screens show seat + 1
+    name: str | None
+    bot: str | None         # the bot's level, or None for a person
+    connected: bool
+    cards: int              # how many cards the seat holds
+    opened: bool
+    chips: int              # the running ledger
+    ready: bool             # asked for the next hand
 
 
-_SEAT = re.compile(r"\bseat (\d+)\b")
+class MeldView(TypedDict):
+    seat: int
+    index: int
+    cards: list[str] | None     # None: a secret set seen by someone else
+    face_down: bool
 
 
-def with_names(words: str, names) -> str:
-    """The engine says "seat 1" (0-based, as in the action language); people see names."""
-    if not names:
-        return words
-    return _SEAT.sub(lambda m: seat_name(names, int(m.group(1))), words)
+class View(TypedDict):
+    code: str | None
+    game: str
+    version: int
+    seat: int
+    options: dict
+    players: list[PlayerView]
+    dealer: int | None
+    turn: int | None
+    phase: str              # the game's phase, "waiting" before the first deal, "over"
+    hand: list[str]         # this seat's cards, sorted
+    melds: list[MeldView]
+    discard_top: str | None
+    discard_pile: list[str]  # bottom first
+    stock: int
+    pot: int
+    legal: list[dict]       # actions as a client sends them (no seat)
+    result: dict | None
+    events: list[dict]      # API.md "Events", as this seat may know them
+    log: list[str]          # sentences made from events (webapp/words.py)
+    hand_number: int
+    host: int | None
+    closed: bool
+    deadwood: int | None    # this seat's own count now (None before the deal)
+    most_cards: int         # the most cards one hand can hold
 
 
-def view_for(hand: Hand, seat: int, names: list[str] | None = None) -> dict:
-    """The view of `seat` (0-based). `names` only dresses up the log."""
-    return {
-        "game": hand.game,
+@dataclass(frozen=True)
+class SeatFacts:
+    name: str | None = None
+    bot: str | None = None
+    connected: bool = False
+    chips: int | None = None    # None: this hand's net
+    ready: bool = False
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What the table adds to a view; the engine cannot know it."""
+    game: str
+    players: int
+    options: dict
+    code: str | None = None
+    version: int = 0
+    hand_number: int = 0
+    host: int | None = None
+    closed: bool = False
+    seats: tuple[SeatFacts, ...] = ()
+    versions: tuple[int, ...] = ()      # the table's version once each event was applied
+    may_act: bool = True                # False: the engine's legal actions are not offered
+    offered: tuple[dict, ...] = ()      # the table's own actions open to this seat
+
+
+def view_for(hand: Hand | None, seat: int, facts: TableFacts | None = None,
+             describe: Callable[[View], list[str]] | None = None) -> View:
+    """The view of `seat` (0-based); `describe(view)` words its log (none by default)."""
+    if facts is None:
+        facts = TableFacts(hand.game, hand.players, hand.options)
+    seats = facts.seats or (SeatFacts(),) * facts.players
+    net = hand.net() if hand is not None else [0] * facts.players
+    legal = [_sent(a._replace(stock=None).to_json()) for a in G.legal_actions(hand, seat)] \
+        if hand is not None and facts.may_act else []
+    view: View = {
+        "code": facts.code,
+        "game": facts.game,
+        "version": facts.version,
         "seat": seat,
-        "players": [{"seat": s, "cards": len(hand.hands[s]), "opened": hand.opened[s]}
-                    for s in range(hand.players)],
-        "dealer": hand.dealer,
-        "turn": hand.turn,
-        "phase": hand.phase,
-        "hand": texts(sorted(hand.hands[seat])),
-        "melds": [_meld(m, i, seat) for ms in hand.melds for i, m in enumerate(ms)],
-        "discard_top": texts(hand.discard[-1:])[0] if hand.discard else None,
-        "discard_pile": texts(hand.discard),
-        "stock": len(hand.stock),
-        "pot": hand.pot(),
-        # A reshuffling draw's `stock` is the server's secret: the seat sends a bare draw.
-        "legal": [a._replace(stock=None).to_json() for a in legal_actions(hand, seat)],
-        "result": result_of(hand) if hand.over else None,
-        "log": _log(hand, seat, names),
+        "options": dict(facts.options),
+        "players": [{"seat": s, "name": f.name, "bot": f.bot,
+                     "connected": f.connected or bool(f.bot),
+                     "cards": len(hand.hands[s]) if hand is not None else 0,
+                     "opened": hand.opened[s] if hand is not None else False,
+                     "chips": net[s] if f.chips is None else f.chips, "ready": f.ready}
+                    for s, f in enumerate(seats)],
+        "dealer": hand.dealer if hand is not None else None,
+        "turn": hand.turn if hand is not None else None,
+        "phase": hand.phase if hand is not None else "waiting",
+        "hand": texts(sorted(hand.hands[seat])) if hand is not None else [],
+        "melds": [_meld(m, i, seat)
+                  for ms in (hand.melds if hand is not None else []) for i, m in enumerate(ms)],
+        "discard_top": text(hand.discard[-1]) if hand is not None and hand.discard else None,
+        "discard_pile": texts(hand.discard) if hand is not None else [],
+        "stock": len(hand.stock) if hand is not None else 0,
+        "pot": hand.pot() if hand is not None else 0,
+        "legal": legal + [dict(a) for a in facts.offered],
+        "result": result_of(hand) if hand is not None and hand.over else None,
+        "events": events_for(hand, seat, facts.versions) if hand is not None else [],
+        "log": [],
+        "hand_number": facts.hand_number,
+        "host": facts.host,
+        "closed": facts.closed,
+        "deadwood": G.deadwood(hand)[seat] if hand is not None else None,
+        "most_cards": G.most_cards(facts.game, facts.options),
     }
+    if describe is not None:
+        view["log"] = describe(view)
+    return view
 
 
 def _meld(m, i: int, seat: int) -> dict:
@@ -64,29 +147,53 @@ def _meld(m, i: int, seat: int) -> dict:
     return out
 
 
-_CARD = re.compile(r"\b(?:(?:10|[2-9AJQK])[CDHS]|JK)\b")
+def _sent(action: dict) -> dict:
+    """An action as a client sends it: the seat comes from the token."""
+    action.pop("seat", None)
+    return action
 
 
-def _log(hand: Hand, seat: int, names) -> list[str]:
-    # A card once seen can end up hidden again (Tonk: a discard taken into a hand). The log
-    # then says "a card": what a seat receives never names a card hidden from it now.
-    hidden = set() if hand.over else {
-        text(c) for s in range(hand.players) if s != seat for c in hand.hands[s]}
-    lines = []
-    for e in hand.log:
-        words = e.private if e.seat == seat and e.private else e.public
-        if hidden:
-            words = _CARD.sub(lambda m: "a card" if m.group() in hidden else m.group(), words)
-        lines.append(f"{seat_name(names, e.seat)} {with_names(words, names)}")
-    return lines
+def events_for(hand: Hand, seat: int, versions=()) -> list[dict]:
+    """The hand's events as `seat` may know them, each with its version when known."""
+    out = []
+    for i, e in enumerate(hand.events):
+        # An event never changes, and is seen one way by its actor and one way by the
+        # others: each way is made once and copied.
+        key = e.seat == seat
+        shown = e.shown.get(key)
+        if shown is None:
+            shown = e.shown[key] = event_for(e, seat, hand.dealer)
+        shown = dict(shown)
+        if i < len(versions):
+            shown["version"] = versions[i]
+        out.append(shown)
+    return out
+
+
+def event_for(e: Event, seat: int, dealer: int) -> dict:
+    """One event, field by field (API.md "Events"). Fields a game adds to its actions are
+    shown as sent, except a reshuffling draw's `stock`, which nobody may see."""
+    if e.action is None:
+        return {"do": "deal", "dealer": dealer}
+    a = e.action
+    out = {"seat": a.seat, "do": a.do}
+    # The card drawn is the drawer's alone; the discard taken was face up for everyone.
+    if e.card is not None and (a.do == "take" or a.seat == seat):
+        out["card"] = text(e.card)
+    hidden = a.seat != seat and bool(a.face_down)
+    for k, v in a.to_json().items():
+        if k in ("seat", "do", "stock"):
+            continue
+        out[k] = None if hidden and k in ("cards", "as") else v
+    return out
 
 
 def result_of(hand: Hand) -> dict:
     """A finished hand: the replay fields, every hand as shown, and the settlement lines."""
-    out = outcome(hand)
+    out = G.outcome(hand)
     shown = hand.shown if hand.shown is not None else hand.hands
     return {
-        "end": out["end"], "winners": out["winners"], "deadwood": deadwood(hand),
+        "end": out["end"], "winners": out["winners"], "deadwood": out["deadwood"],
         "burned": out["burned"], "net": out["net"], "pot": out["pot"],
         "hands": [texts(sorted(h)) for h in shown],
         "lines": [{"from": None if ln.payer == POT else ln.payer,

@@ -14,12 +14,14 @@ Additions:
   Table.host -> seat | None           the first person to take a seat
   Table.connected(seat, +1 | -1)      open sockets per seat (not versioned: no log row)
   BOT_LEVELS                          the levels a seat's bot may have
-The view adds to view_for's fields: code, version, options, hand_number, host, closed, and
-per player name, bot, connected, chips (the running ledger) and ready (asked for the next hand).
+Table.view is engine/views.py's View, built once by view_for from the table's facts: code,
+version, options, hand_number, host, closed, each event's version, and per player name,
+bot, connected, chips (the running ledger) and ready (asked for the next hand).
 
 One job per module: registry (Tables), table (Table, its public calls), checks (input),
 seats (seats and tokens), journal (the log and its replay), dealing (deals and the ledger),
-turns (bots' turns and the scheduler), view (view assembly). A Table is given the store,
+turns (bots' turns and the scheduler), view (view assembly), language (the table's own
+actions: next and close). A Table is given the store,
 the notifier, the scheduler and the token index; it never reaches into the registry.
 """
 from .checks import BOT_LEVELS, NAME_MAX, clean_name

@@ -11,9 +11,9 @@ from ..engine.errors import BadAction, BadSetup
 from ..engine.options import resolve
 from .. import names
 from ..errors import BadRequest, Illegal
+from .language import TABLE_ACTIONS, TableAction
 
 NAME_MAX = names.NAME_MAX
-NEXT = "next"
 
 
 def is_int(v) -> bool:
@@ -84,12 +84,14 @@ def check_bots(bots, players: int) -> dict[int, str]:
     return out
 
 
-def parse_action(seat: int, action, players: int) -> tuple[Action | None, dict]:
-    """(engine Action or None for "next", the canonical JSON); BadRequest naming the field."""
+def parse_action(seat: int, action, players: int) -> tuple[Action | TableAction, dict]:
+    """(an engine Action or one of the table's own, the canonical JSON); BadRequest naming
+    the field."""
     if not isinstance(action, dict):
         raise BadRequest('action: must be an object like {"do": "draw"}')
-    if action.get("do") == NEXT:
-        return None, {"do": NEXT}
+    own = TABLE_ACTIONS.get(action.get("do")) if isinstance(action.get("do"), str) else None
+    if own is not None and own.sent:
+        return own, {"do": own.do}
     try:
         parsed = Action.from_json(action, seat_required=False)
     except BadAction as e:

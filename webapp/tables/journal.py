@@ -7,7 +7,8 @@ import time
 
 from ..engine import game as engine
 from ..engine.actions import Action
-from .checks import NEXT, request_key
+from .checks import request_key
+from .language import TABLE_ACTIONS
 
 
 def write(store, code: str, version: int, kind: str, data: dict) -> None:
@@ -16,7 +17,8 @@ def write(store, code: str, version: int, kind: str, data: dict) -> None:
     elif kind == "deal":
         store.add_hand(code, version, **data)
     else:
-        closes = time.time() if data["action"]["do"] == "close" else None
+        own = TABLE_ACTIONS.get(data["action"]["do"])
+        closes = time.time() if own is not None and own.closes else None
         store.add_action(code, version, **data, closed=closes)
 
 
@@ -35,17 +37,18 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
             table.game, table.players, dealer=data["dealer"], options=data["options"],
             match=data["match"], deck=data["deck"])
         table.hand_number = data["number"]
+        table.versions = [version]          # the deal is the hand's first event
         for st in table.seats:
             st.ready = False
     else:
         seat, action = data["seat"], data["action"]
-        if action["do"] == NEXT:
-            table.seats[seat].ready = True
-        elif action["do"] == "close":
-            table.closed = True
+        own = TABLE_ACTIONS.get(action["do"])
+        if own is not None:
+            own.apply(table, seat)          # not an event of the hand
         else:
             table.hand = hand or engine.apply(
                 table.hand, Action.from_json(action, seat_required=False).for_seat(seat))
+            table.versions.append(version)
         if seat is not None:
             table.last[seat] = data["request"]
     table.version = version

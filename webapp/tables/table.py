@@ -10,18 +10,17 @@ import time
 from ..deck import with_stock
 from ..engine import game as engine
 from ..engine.errors import IllegalAction
-from ..engine.views import seat_name
 from .. import names
-from ..errors import Closed, Conflict, Forbidden, Illegal, Stale, Unauthorized
+from ..errors import Closed, Conflict, Illegal, Stale, Unauthorized
+from ..words import seat_name
 from . import dealing, journal, turns
 from .checks import canonical, check_level, check_seat, check_version, clean_name, \
     parse_action, request_key
+from .language import NOT_DEALT, TABLE_ACTIONS, TableAction, check_host
 from .seats import BOT_NAMES, free_seat, hash_token, new_seats, new_token, seat_of_token
 from .view import table_view
 
 log = logging.getLogger("baraha")
-
-NOT_DEALT = "the first hand has not been dealt yet: it starts when every seat is taken"
 
 
 class Table:
@@ -44,6 +43,7 @@ class Table:
         # The life cycle (lifecycle.py): who made it, when it last moved, when it closed.
         self.creator: str | None = None
         self.touched, self.closed_at = created, None
+        self.versions: list[int] = []       # the version once each event of the hand was applied
 
     # ---- seats ----------------------------------------------------------------------
 
@@ -91,10 +91,11 @@ class Table:
         return view
 
     def close(self, by: int | None = None) -> dict:
+        close = TABLE_ACTIONS["close"]
         with self.lock:
             self._check_open()
-            self._check_host(by)
-            self._commit("action", self._action_row(by, {"do": "close"}))
+            close.check(self, by)
+            self._commit("action", self._action_row(by, {"do": close.do}))
             view, version = self._view(by if by is not None else 0), self.version
         self._notify(version)
         return view
@@ -114,11 +115,10 @@ class Table:
             raise Closed(f"table {self.code} is closed")
 
     def _check_host(self, by: int | None) -> None:
-        if by is not None and by != self.host:
-            raise Forbidden(f"only the host ({seat_name(self._names(), self.host)}) can do that")
+        check_host(self, by)
 
-    def _names(self) -> list[str | None]:
-        return [st.name for st in self.seats]
+    def seat_name(self, seat: int | None) -> str:
+        return seat_name([st.name for st in self.seats], seat)
 
     # ---- actions --------------------------------------------------------------------
 
@@ -136,8 +136,8 @@ class Table:
             if self.seats[seat].bot:
                 raise Illegal("a bot is playing your seat now; ask the host to give it back")
             hand = None
-            if parsed is None:
-                self._check_next(seat)
+            if isinstance(parsed, TableAction):
+                parsed.check(self, seat)
             else:
                 if self.hand is None:
                     raise Illegal(NOT_DEALT)
@@ -146,23 +146,12 @@ class Table:
                 try:
                     hand = engine.apply(self.hand, parsed)
                 except IllegalAction as e:
-                    raise Illegal(str(e)) from None
+                    raise Illegal(str(e), code=e.code, facts=e.facts) from None
             self._commit("action", self._action_row(seat, canon, key), hand)
             turns.progress(self)
             view, now = self._view(seat), self.version
         self._notify(now)
         return view
-
-    def _check_next(self, seat: int) -> None:
-        if self.hand is None:
-            raise Illegal(NOT_DEALT)
-        if not self.hand.over:
-            raise Illegal("the hand is still being played")
-        if self.seats[seat].ready:
-            waiting = [seat_name(self._names(), s) for s, st in enumerate(self.seats)
-                       if not st.bot and not st.ready]
-            raise Illegal("you have already asked for the next hand; waiting for "
-                          + ", ".join(waiting))
 
     def _action_row(self, seat: int | None, canon: dict, key: str | None = None) -> dict:
         return journal.action_row(self, seat, canon, key)

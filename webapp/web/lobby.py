@@ -162,7 +162,7 @@ def create():
                               creator=request.remote_addr)
         seat, token = table.join(name, 0)
     except WebError as e:
-        return _home(present.humanize({}, e.message[:1].upper() + e.message[1:]), form, e.status)
+        return _home(present.refusal({}, e), form, e.status)
     resp = make_response(redirect(url_for("table.page", code=table.code)))
     set_seat_cookie(resp, table.code, token)
     resp.set_cookie(NAME_COOKIE, name.strip(), max_age=365 * 24 * 3600, samesite="Lax")

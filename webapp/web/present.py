@@ -1,46 +1,24 @@
-"""Words and shapes for the screen: card names, each game's vocabulary, log lines.
+"""Shapes for the screen: cards, the buttons' plan, and the words of webapp/words dressed
+for a page (cards as "7♥", or by name for screen readers; "You" for the reader's seat).
 
 Only presentation lives here: it reads a view (a dict) and never touches game state.
 Registered as Jinja filters and globals by `install(app)` (called from the blueprints).
+A translation plugs in as app.extensions["baraha.translate"] (template -> template).
 """
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
+
+from flask import current_app, has_app_context
+
+from .. import words as W
 
 SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
               "ten", "jack", "queen", "king")
 SUIT_ORDER = "CDHS"
-
-# Each game's own words on screen (rules/common.md: Tong-its says meld/set/lay off,
-# Tonk says spread/book/hit).
-WORDS = {
-    "tongits": {"game": "Tong-its", "meld": "Meld", "melds": "melds", "set": "set",
-                "layoff": "Lay off", "laid_off": "lay off", "count": "deadwood",
-                "secret": "Meld face down (secret set)"},
-    "tonk": {"game": "Tonk", "meld": "Spread", "melds": "spreads", "set": "book",
-             "layoff": "Hit", "laid_off": "hit", "count": "count", "secret": ""},
-}
-
-END_WORDS = {
-    "tongits": {"tongit": "Tongit", "draw": "Draw called, nobody challenged",
-                "challenge": "Draw called and challenged", "stock": "the stock ran out",
-                "void": "void hand: the stock ran out and nobody opened"},
-    "tonk": {"deal_tonk": "tonk on the deal", "tonk": "tonked out", "out": "went out",
-             "drop": "drop", "caught": "dropped and was caught", "stock": "the stock ran out",
-             "void": "void hand"},
-}
-
-WHY_WORDS = {"ante": "ante to the side pot", "side pot": "takes the side pot"}
-
-_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
-_CARDS = re.compile(r"\b(?:10|[2-9AJQK])[CDHS](?: (?:10|[2-9AJQK])[CDHS])*\b")
-_LAID_OFF = re.compile(r"laid off (\S+) on (.+?) meld\b")
-_SEAT = re.compile(r"\bseat (\d+)('s)?")
-
 
 JOKER = {"text": "JK", "rank": "JK", "suit": "J", "sym": "★", "name": "joker", "red": False,
          "by_rank": 52, "by_suit": 52, "value": 0, "joker": True}
@@ -96,82 +74,72 @@ def meld_label(texts) -> str:
     return cards_label(texts)
 
 
+def _translate():
+    if has_app_context():
+        return current_app.extensions.get("baraha.translate") or W.english
+    return W.english
+
+
+def _words(view: dict, spoken: bool = False) -> W.Words:
+    """The reader's words: its own seat is "You"; cards as labels, or names when spoken."""
+    if spoken:
+        return W.Words(view, viewer=view.get("seat"), card=lambda t: card(t)["name"],
+                       cards=cards_spoken, translate=_translate())
+    return W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
+                   translate=_translate())
+
+
 def name_of(view: dict, seat) -> str:
+    """A seat as the boxes show it: its name, or "Seat 3" (seats are 1-based on screen)."""
     if seat is None:
-        return "the side pot"
-    for p in view.get("players", []):
-        if p.get("seat") == seat and p.get("name"):
-            return p["name"]
-    return f"Seat {seat + 1}"
+        return _translate()(W.CATALOG["side_pot"])
+    return W.seat_name([p.get("name") for p in view.get("players", [])], seat, _translate())
 
 
 def words(view: dict) -> dict:
-    return WORDS.get(view.get("game"), WORDS["tongits"])
+    """The game's own words for buttons and labels (Tonk: spread, hit, book)."""
+    return W.vocabulary(view.get("game"), _translate())
 
 
-def _engine_words(view: dict, line: str, cards) -> str:
-    """Dress the engine's words of a log line, never a player's name inside it: names
-    stand aside as private-use placeholders meanwhile, so a player called "AS" stays "AS"."""
-    names = sorted({p["name"] for p in view.get("players", []) if p.get("name")},
-                   key=len, reverse=True)
-    if names:
-        line = re.sub("|".join(map(re.escape, names)),
-                      lambda m: f"\ue000{names.index(m.group())}\ue001", line)
-    line = cards(_people(view, line))
-    return re.sub("\ue000(\\d+)\ue001", lambda m: names[int(m.group(1))], line)
+def story(view: dict) -> list[str]:
+    """What happened this hand, one sentence per line, for the page."""
+    return _words(view).lines()
 
 
-def _people(view: dict, words: str) -> str:
-    """Seat numbers left in the engine's words become names; Tonk's own words."""
-    def seat(m):
-        who = name_of(view, int(m.group(1)))
-        return who + ("'s" if m.group(2) else "")
-
-    words = _SEAT.sub(seat, words)
-    if view.get("game") == "tonk":
-        words = _LAID_OFF.sub(lambda m: f"hit {m.group(2)} spread with {m.group(1)}", words)
-        words = words.replace("melded ", "spread ").replace(" meld", " spread")
-    return words
+def story_spoken(view: dict) -> list[str]:
+    """The same lines for a screen reader: cards by name ("seven of hearts")."""
+    return _words(view, spoken=True).lines()
 
 
-def _who(view: dict) -> tuple:
-    """All that the words of a line depend on besides the line: the game and the names."""
-    return view.get("game"), tuple((p.get("seat"), p.get("name")) for p in view.get("players", []))
+def turn_words(view: dict) -> str:
+    """Whose turn it is, in one sentence (for the live region)."""
+    return _words(view).turn()
 
 
-def _as_view(who: tuple) -> dict:
-    return {"game": who[0], "players": [{"seat": s, "name": n} for s, n in who[1]]}
+def result_words(view: dict) -> dict:
+    """The result box's sentences: who won, how it ended, each settlement line's words."""
+    w = _words(view)
+    r = view["result"]
+    return {"winners": w.winners() if r["winners"] else _translate()(W.CATALOG["nobody_won"]),
+            "how": w.how(), "lines": [w.line(ln) for ln in r["lines"]],
+            "why": [w.why(ln["why"]) for ln in r["lines"]]}
 
 
-# Every partial words the whole log again, for each seat: each line is worded once (per
-# game and names) and remembered. Bounded; a line is a few dozen bytes.
-@lru_cache(maxsize=8192)
-def _humanized(who: tuple, line: str) -> str:
-    return _engine_words(_as_view(who), line,
-                         lambda w: _CARD.sub(lambda m: m.group(1) + SUITS[m.group(2)][0], w))
+def draw_called(view: dict) -> str:
+    return _words(view).draw_called()
 
 
-@lru_cache(maxsize=8192)
-def _spoken(who: tuple, line: str) -> str:
-    return _engine_words(_as_view(who), line,
-                         lambda w: _CARDS.sub(lambda m: cards_spoken(m.group(0).split()), w))
-
-
-def humanize(view: dict, line: str) -> str:
-    """Engine words for people: seat numbers become names, 7H becomes 7♥, Tonk words."""
-    return _humanized(_who(view), line)
-
-
-def spoken(view: dict, line: str) -> str:
-    """A log line for a screen reader: names as on screen, cards by name ("7H" becomes
-    "seven of hearts"), so that nothing is read out as "7 black heart suit"."""
-    return _spoken(_who(view), line)
+def refusal(view: dict | None, error) -> str:
+    """A refusal for the page: worded with names from its facts when it has them."""
+    view = view or {}
+    text = _words(view).refusal(getattr(error, "code", None), getattr(error, "facts", None) or {},
+                                getattr(error, "message", str(error)))
+    return text[:1].upper() + text[1:]
 
 
 def cards_spoken(texts) -> str:
     """"ten of clubs, jack of clubs and queen of clubs"."""
-    names = [card(t)["name"] for t in texts]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return W.join([card(t)["name"] for t in texts], _translate())
 
 
 SORTS = ("arrange", "rank", "suit")
@@ -216,43 +184,9 @@ def meld_marks(hand) -> dict[str, int]:
     return {t: i + 1 for i, m in enumerate(groups) for t in m}
 
 
-def turn_words(view: dict) -> str:
-    """Whose turn it is, in one sentence (for the live region)."""
-    if view.get("result"):
-        r = view["result"]
-        who = [("you" if s == view.get("seat") else name_of(view, s)) for s in r.get("winners") or []]
-        if not who:
-            return "The hand is over: nobody won."
-        verb = " win." if who == ["you"] or len(who) > 1 else " wins."
-        return "The hand is over: " + " and ".join(who) + verb
-    turn = view.get("turn")
-    if turn is None:
-        return ""
-    mine = turn == view.get("seat")
-    if view.get("phase") == "answer":
-        return "Your answer to the Draw." if mine else f"{name_of(view, turn)} is answering the Draw."
-    return "Your turn." if mine else f"{name_of(view, turn)}'s turn."
-
-
 def deadwood(view: dict) -> int | None:
-    """The seat's own count now, shown under the hand (from its own cards only)."""
-    hand = view.get("hand") or []
-    if view.get("game") == "tonk":
-        courts = (view.get("options") or {}).get("face_values") == "11-13"
-        return sum(card(t)["by_rank"] // 4 + 1 if courts and 40 <= card(t)["by_rank"] < 52
-                   else card(t)["value"] for t in hand)
-    try:
-        from ..engine import cards as C, melds
-        return melds.deadwood([C.parse(t) for t in hand])
-    except Exception:   # presentation only: never break a page over a hint
-        return None
-
-
-def last_log(view: dict, words: str) -> str | None:
-    for line in reversed(view.get("log") or []):
-        if words in line:
-            return line
-    return None
+    """The seat's own count now (the engine's, carried by the view)."""
+    return view.get("deadwood")
 
 
 def strip_seat(action: dict) -> dict:
@@ -282,22 +216,20 @@ def install(app) -> None:
     if app.jinja_env.globals.get("_baraha_present"):
         return
     app.jinja_env.globals.update(
-        _baraha_present=True, card=card, name_of=name_of, words=words, humanize=humanize,
-        deadwood=deadwood, plan=plan, action_json=action_json, END_WORDS=END_WORDS,
-        WHY_WORDS=WHY_WORDS, last_log=last_log, meld_by_key=meld_by_key, spoken=spoken,
+        _baraha_present=True, card=card, name_of=name_of, words=words, story=story,
+        story_spoken=story_spoken, plan=plan, action_json=action_json,
+        result_words=result_words, draw_called=draw_called, meld_by_key=meld_by_key,
         turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
-        as_spoken=as_spoken, arranged=arranged, meld_marks=meld_marks, draw_blocked=draw_blocked)
+        as_spoken=as_spoken, arranged=arranged, meld_marks=meld_marks, draw_blocked=draw_blocked,
+        deadwood=deadwood)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
-
-
-_ONTO_MINE = "laid off "
 
 
 def draw_blocked(view: dict) -> str | None:
     """Why Call Draw is not offered on your turn, when a lay-off on your melds is why
     (house rule sapaw_blocks_draw): "Ben laid off on your meld: you may call Draw on your
-    next turn". From the seat's own view only (its legal moves and the public log)."""
+    next turn". From the seat's own view only (its legal moves and its events)."""
     if view.get("game") != "tongits" or view.get("turn") != view.get("seat") or view.get("phase") != "draw":
         return None
     me = view.get("seat")
@@ -305,17 +237,8 @@ def draw_blocked(view: dict) -> str | None:
     legal = {a.get("do") for a in view.get("legal") or []}
     if "call_draw" in legal or not player.get("opened") or "draw" not in legal:
         return None
-    mine = name_of(view, me)
-    onto = (f" on {mine}'s meld", " on your meld", " on their own meld")
-    for line in reversed(view.get("log") or []):
-        if _ONTO_MINE not in line or not line.endswith(onto):
-            continue
-        who = line.split(" laid off ", 1)[0]
-        if line.endswith(" on their own meld") and who != mine:
-            continue                  # someone else's own meld
-        whole = (view.get("options") or {}).get("sapaw_blocks_draw") == "hand"
-        later = "you may not call Draw in this hand" if whole else "you may call Draw on your next turn"
-        if who == mine:
-            return f"You laid off on your own meld: {later}."
-        return f"{who} laid off on your meld: {later}."
+    for e in reversed(view.get("events") or []):
+        if e.get("do") == "layoff" and (e.get("onto") or {}).get("seat") == me:
+            whole = (view.get("options") or {}).get("sapaw_blocks_draw") == "hand"
+            return _words(view).draw_blocked(e["seat"], whole)
     return None

@@ -22,6 +22,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from ..errors import BadRequest, Stale, Unauthorized, WebError
 from ..realtime import cookie_name, nudge as push_nudge
 from ..tables import tables_of
+from ..tables.language import TABLE_ACTIONS
 from . import guard, present
 from .lobby import GAMES, rules_for, set_seat_cookie
 
@@ -61,9 +62,9 @@ def _plain(message: str, status: int) -> Response:
     return resp
 
 
-def _words(view: dict | None, message: str) -> str:
-    text = present.humanize(view or {}, message)
-    return text[:1].upper() + text[1:]
+def _words(view: dict | None, error) -> str:
+    """A refusal for people (webapp/words, with names); `error` a WebError or plain words."""
+    return present.refusal(view, error)
 
 
 def join_url(code: str) -> str:
@@ -150,7 +151,7 @@ def join(code: str):
         if e.status == 409 and seat_wanted is not None:
             msg = _("Seat %(number)d was just taken: choose another.", number=seat_wanted + 1)
         else:
-            msg = _words(None, e.message)    # the engine's words: English until issue 13 phase 2
+            msg = _words(None, e)
         return _join_page(table, msg, e.status, name)
     resp = make_response(redirect(url_for("table.page", code=table.code)))
     set_seat_cookie(resp, table.code, token)
@@ -179,8 +180,10 @@ def act(code: str):
         action = json.loads(request.form.get("action", ""))
     except (ValueError, RecursionError):    # RecursionError: thousands of nested brackets
         return _fail(table, seat, BadRequest("that button sent something the server cannot read: reload the page"))
-    if isinstance(action, dict) and action.get("do") == "next":
-        # "Next hand" does not depend on what the screen showed (others pressing it first
+    do = action.get("do") if isinstance(action, dict) else None
+    own = TABLE_ACTIONS.get(do) if isinstance(do, str) else None
+    if own is not None and own.any_version:
+        # It does not depend on what the screen showed (others pressing "Next hand" first
         # move the version): act on the current version instead of asking for a second tap.
         version = table.view(seat)["version"]
     try:
@@ -198,7 +201,7 @@ def act(code: str):
 
 def _fail(table, seat: int, e: WebError):
     view = table.view(seat)
-    words = _words(view, e.message)
+    words = _words(view, e)
     if _is_htmx():
         return _plain(words, e.status)
     return _page(table, view, words, e.status)

@@ -1,0 +1,72 @@
+"""The table's own actions, beside the engine's: "next" (a person asks for the next hand)
+and "close" (the host ends the table). Each says whether a client may send it in an
+action, when it is offered in `legal`, what it checks, and what it does once journaled:
+checks.parse_action, the journal and the view all go through TABLE_ACTIONS."""
+from __future__ import annotations
+
+from ..errors import Forbidden, Illegal
+
+NOT_DEALT = "the first hand has not been dealt yet: it starts when every seat is taken"
+
+
+def check_host(table, by: int | None) -> None:
+    """Only the host may, when the asking seat is known (`by` None: the server itself)."""
+    if by is not None and by != table.host:
+        raise Forbidden(f"only the host ({table.seat_name(table.host)}) can do that",
+                        code="host_only", facts={"host": table.host})
+
+
+class TableAction:
+    do = ""
+    sent = False            # may come in POST .../actions (else only from its own call)
+    closes = False          # the store marks the table closed when it is journaled
+    any_version = False     # a page may send it on the current version, whatever it showed
+
+    def offered(self, table, seat: int) -> bool:
+        return False
+
+    def check(self, table, seat: int | None) -> None:
+        """Refuse, naming why; nothing is written before this passes."""
+
+    def apply(self, table, seat: int | None) -> None:
+        raise NotImplementedError
+
+
+class Next(TableAction):
+    do, sent, any_version = "next", True, True
+
+    def offered(self, table, seat):
+        me = table.seats[seat]
+        return (table.hand is not None and table.hand.over and not me.bot and not me.ready
+                and not table.closed)
+
+    def check(self, table, seat):
+        if table.hand is None:
+            raise Illegal(NOT_DEALT)
+        if not table.hand.over:
+            raise Illegal("the hand is still being played")
+        if table.seats[seat].ready:
+            waiting = [s for s, st in enumerate(table.seats) if not st.bot and not st.ready]
+            raise Illegal("you have already asked for the next hand; waiting for "
+                          + ", ".join(map(table.seat_name, waiting)),
+                          code="already_next", facts={"seats": waiting})
+
+    def apply(self, table, seat):
+        table.seats[seat].ready = True
+
+
+class Close(TableAction):
+    do, closes = "close", True
+
+    def check(self, table, seat):
+        check_host(table, seat)
+
+    def apply(self, table, seat):
+        table.closed = True
+
+
+TABLE_ACTIONS: dict[str, TableAction] = {a.do: a for a in (Next(), Close())}
+
+
+def offered(table, seat: int) -> tuple[dict, ...]:
+    return tuple({"do": a.do} for a in TABLE_ACTIONS.values() if a.offered(table, seat))

@@ -1,0 +1,281 @@
+"""Sentences for people, made from a view's events and result: the only place with words.
+
+Every sentence is one whole template with named placeholders, kept in catalog.py, so that
+a second language is a second catalog (gettext: `pybabel extract -k N_`), never new logic.
+A caller chooses:
+  translate  template -> template in the reader's language (default: English as written)
+  viewer     the seat reading it: its own moves read "You ..." / "your meld" (None: a
+             program's log, every seat by name)
+  card/cards how cards read: card texts ("7H") for programs, labels ("7♥") on screen,
+             names ("seven of hearts") for screen readers
+Seats are 0-based in data and "Seat 1" to "Seat 6" in words.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .catalog import CATALOG
+
+Translate = Callable[[str], str]
+
+
+def english(template: str) -> str:
+    return template
+
+
+def seat_name(names, seat: int | None, translate: Translate = english) -> str:
+    """A seat's name, or "Seat 3" (1-based) when nobody named it."""
+    if seat is None:
+        return translate(CATALOG["table"])
+    if names and seat < len(names) and names[seat]:
+        return names[seat]
+    return translate(CATALOG["seat"]).format(number=seat + 1)
+
+
+def join(items: list[str], translate: Translate = english) -> str:
+    """"A", "A and B", "A, B and C"."""
+    if len(items) <= 1:
+        return "".join(items)
+    if len(items) == 2:
+        return translate(CATALOG["list.two"]).format(first=items[0], last=items[1])
+    return translate(CATALOG["list.more"]).format(first=items[0], rest=join(items[1:], translate))
+
+
+def vocabulary(game: str | None, translate: Translate = english) -> dict:
+    """A game's own words for buttons and labels: {"meld": "Spread", ...} in Tonk."""
+    game = game if game in ("tongits", "tonk") else "tongits"
+    prefix = f"{game}.label."
+    return {k[len(prefix):]: translate(v) for k, v in CATALOG.items() if k.startswith(prefix)}
+
+
+class Words:
+    """The sentences of one view for one reader (see the module's docstring)."""
+
+    def __init__(self, view, *, viewer: int | None = None, card=None, cards=None,
+                 translate: Translate | None = None):
+        self.view, self.viewer = view, viewer
+        self.game = view.get("game") or "tongits"
+        self.t = translate or english
+        self.card = card or (lambda c: c)
+        self._cards = cards or (lambda cs: " ".join(self.card(c) for c in cs))
+        self.names = [p.get("name") for p in view.get("players") or []]
+        over = view.get("result") is not None
+        melded = {c for m in view.get("melds") or [] for c in m["cards"] or []}
+        self.visible = None if over else \
+            set(view.get("hand") or []) | set(view.get("discard_pile") or []) | melded
+
+    # -- pieces
+    def template(self, key: str, you: bool = False) -> str:
+        keys = (f"{self.game}.{key}.you", f"{key}.you") if you else ()
+        for k in keys + (f"{self.game}.{key}", key):
+            if k in CATALOG:
+                return self.t(CATALOG[k])
+        raise KeyError(key)
+
+    def say(self, key: str, seat: int | None = None, **facts) -> str:
+        you = seat is not None and seat == self.viewer
+        return self.template(key, you).format(name=self.name(seat), **facts)
+
+    def name(self, seat: int | None) -> str:
+        if seat is not None and seat == self.viewer:
+            return self.t(CATALOG["you"])
+        return seat_name(self.names, seat, self.t)
+
+    def a_card(self, c: str) -> str:
+        # A card once seen can be hidden again (Tonk: a discard taken into a hand): the
+        # words then say "a card", so no sentence names a card hidden from its reader now.
+        if self.visible is None or c in self.visible:
+            return self.card(c)
+        return self.t(CATALOG["a_card"])
+
+    def cards(self, cs) -> str:
+        return self._cards(list(cs))
+
+    def names_of(self, seats) -> str:
+        return self.join([self.name(s) for s in seats])
+
+    def join(self, items: list[str]) -> str:
+        return join(items, self.t)
+
+    # -- the story of the hand
+    def lines(self) -> list[str]:
+        events = self.view.get("events") or []
+        empty = self._empty_draw(events)
+        notice = self._stock_notice(events, empty)
+        out = []
+        for i, e in enumerate(events):
+            out.append(self.say("draw.empty", e["seat"]) if i == empty else self.event(e))
+            out += self._auto_folds(events, i)
+            if i == notice:
+                out.append(self.say("stock_used"))
+        return out + self.ending(events)
+
+    def event(self, e: dict) -> str:
+        do, seat = e["do"], e.get("seat")
+        if do == "deal":
+            return self.say("deal", e["dealer"])
+        if do == "draw":
+            return self.say("draw.card", seat, card=self.a_card(e["card"])) if "card" in e \
+                else self.say("draw", seat)
+        if do == "take":
+            melded = sorted(e.get("with") or [], key=_order) + [e["card"]]
+            if self.game == "tongits" or e.get("with"):
+                key = "take.with" if self.game == "tonk" else "take"
+                return self.say(key, seat, card=self.card(e["card"]),
+                                cards=self.stood(e, self.cards(sorted(melded, key=_order))))
+            return self.say("take", seat, card=self.a_card(e["card"]))
+        if do == "meld" and e.get("face_down"):
+            return self.say("secret.cards", seat, cards=self.cards(e["cards"])) \
+                if e.get("cards") else self.say("secret", seat)
+        if do == "meld":
+            return self.say("meld", seat, cards=self.stood(e, self.cards(sorted(e["cards"], key=_order))))
+        if do == "layoff":
+            owner = e["onto"]["seat"]
+            key = "layoff.own" if owner == seat else \
+                "layoff.yours" if owner == self.viewer else "layoff"
+            return self.say(key, seat, card=self.stood(e, self.card(e["card"])), owner=self.name(owner))
+        if do == "discard":
+            return self.say("discard", seat, card=self.a_card(e["card"]))
+        if f"{do}" in CATALOG:
+            return self.say(do, seat)
+        return self.say("other", seat, do=do)
+
+    def stood(self, e: dict, cards: str) -> str:
+        """Cards played with Tonk's wilds name what each wild stands for: "5♥ ★ 7♥ (★ as 6♥)"."""
+        if not e.get("as"):
+            return cards
+        stands = [self.t(CATALOG["stand_in"]).format(wild=self.card(w), card=self.card(c))
+                  for w, c in e["as"].items()]
+        return self.t(CATALOG["stand_ins"]).format(cards=cards, stand_ins=self.join(stands))
+
+    def _empty_draw(self, events) -> int | None:
+        """Tonk: a last draw that ended the play found the stock empty."""
+        r = self.view.get("result")
+        if self.game == "tonk" and r and events and events[-1]["do"] == "draw" \
+                and r["end"] in ("stock", "void"):
+            return len(events) - 1
+        return None
+
+    def _stock_notice(self, events, empty) -> int | None:
+        """After the draw that took the stock's last card, the table says so."""
+        if self.view.get("stock") != 0:
+            return None
+        draws = [i for i, e in enumerate(events) if e["do"] == "draw" and i != empty]
+        return draws[-1] if draws else None
+
+    def _auto_folds(self, events, i) -> list[str]:
+        """Tong-its: a Draw passes over seats that have not opened; they fold unasked."""
+        e = events[i]
+        if self.game != "tongits" or e["do"] not in ("call_draw", "fold", "challenge"):
+            return []
+        caller = next((x["seat"] for x in reversed(events[:i + 1]) if x["do"] == "call_draw"), None)
+        players = self.view.get("players") or []
+        out, s = [], (e["seat"] + 1) % len(players)
+        while caller is not None and s != caller and not players[s]["opened"]:
+            out.append(self.say("fold.unopened", s))
+            s = (s + 1) % len(players)
+        return out
+
+    def ending(self, events) -> list[str]:
+        r = self.view.get("result")
+        if not r:
+            return []
+        end, winners, counts = r["end"], r["winners"], r["deadwood"]
+        if end == "void":
+            deal_only = self.game == "tonk" and len(events) <= 1
+            return [self.say("void.deal" if deal_only else "void")]
+        if end == "caught":
+            dropper = next((e["seat"] for e in reversed(events) if e["do"] == "drop"), None)
+            if dropper is None:
+                return []
+            return [self.say("caught", dropper, count=counts[dropper])]
+        if end == "stock" and self.game == "tonk" and not winners:
+            return [self.say("tied")]
+        return [self.say(f"won.{end}", w, count=counts[w]) for w in winners]
+
+    # -- the result and the turn
+    def how(self) -> str:
+        end = (self.view.get("result") or {}).get("end")
+        key = f"{self.game}.end.{end}"
+        return self.t(CATALOG[key]) if key in CATALOG else str(end)
+
+    def why(self, why: str) -> str:
+        key = f"why.{why}"
+        return self.t(CATALOG[key]) if key in CATALOG else why
+
+    def line(self, ln: dict) -> str:
+        """One settlement line's words ("Ben pays you"); the chips are shown beside it."""
+        payer, to = ln["from"], ln["to"]
+        if payer is None:
+            return self.template("line.pot_pays", to == self.viewer).format(to=self.name(to))
+        if to is None:
+            return self.template("line.to_pot", payer == self.viewer).format(payer=self.name(payer))
+        if to == self.viewer:
+            return self.template("line.pays_you").format(payer=self.name(payer))
+        return self.template("line.pays", payer == self.viewer).format(
+            payer=self.name(payer), to=self.name(to))
+
+    def winners(self) -> str:
+        return self.t(CATALOG["won"]).format(names=self.names_of(self.view["result"]["winners"]))
+
+    def turn(self) -> str:
+        """Whose turn it is, in one sentence (for the live region)."""
+        r = self.view.get("result")
+        if r:
+            who = r.get("winners") or []
+            if not who:
+                return self.t(CATALOG["winners.none"])
+            if who == [self.viewer]:
+                return self.t(CATALOG["winners.you"])
+            return self.t(CATALOG["winners.one" if len(who) == 1 else "winners.many"]).format(
+                names=self.names_of(who))
+        turn = self.view.get("turn")
+        if turn is None:
+            return ""
+        return self.say("answer" if self.view.get("phase") == "answer" else "turn", turn)
+
+    def draw_called(self) -> str:
+        """Who called the Draw now being answered."""
+        caller = next((e["seat"] for e in reversed(self.view.get("events") or [])
+                       if e["do"] == "call_draw"), None)
+        if caller is None:
+            return self.t(CATALOG["draw_called"])
+        return self.say("call_draw", caller)
+
+    def draw_blocked(self, seat: int, whole_hand: bool) -> str:
+        """Why Call Draw is not offered: `seat` laid off on the reader's meld."""
+        return self.say("blocked.hand" if whole_hand else "blocked.next_turn", seat)
+
+    def refusal(self, code: str | None, facts: dict, message: str) -> str:
+        """An engine's or the table's refusal worded with names; its message otherwise."""
+        key = f"refused.{code}"
+        if key not in CATALOG:
+            return message
+        shown = {}
+        for k, v in facts.items():
+            if k in ("seat", "owner", "host"):
+                shown[k] = self.name(v)
+            elif k == "card":
+                shown[k] = self.card(v)
+            elif k == "cards":
+                shown[k] = self.cards(v)
+            elif k == "index":
+                shown["number"] = v + 1
+            elif k == "seats":
+                shown["names"] = self.names_of(v)
+            else:
+                shown[k] = v
+        return self.t(CATALOG[key]).format(**shown)
+
+
+def _order(c: str) -> tuple[int, int]:
+    """Deck order (suit, then rank), as the engine sorts a meld."""
+    if c == "JK":                   # Tonk's joker comes last, as in the canonical deck
+        return 4, 0
+    ranks = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    return "CDHS".index(c[-1]), ranks.index(c[:-1])
+
+
+def log_lines(view) -> list[str]:
+    """The view's `log`: English for programs, every seat by name, cards as texts."""
+    return Words(view).lines()
