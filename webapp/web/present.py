@@ -13,6 +13,7 @@ from functools import lru_cache
 from flask import current_app, has_app_context
 
 from .. import words as W
+from ..words import settlement as S
 
 SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -117,12 +118,38 @@ def turn_words(view: dict) -> str:
 
 
 def result_words(view: dict) -> dict:
-    """The result box's sentences: who won, how it ended, each settlement line's words."""
+    """The result box's sentences: who won, how it ended and why, who called and answered
+    with what count, the antes as one line, and each payment named (antes left out)."""
     w = _words(view)
     r = view["result"]
+    paid = [ln for ln in r["lines"] if ln["why"] != "ante"]
     return {"winners": w.winners() if r["winners"] else _translate()(W.CATALOG["nobody_won"]),
-            "how": w.how(), "lines": [w.line(ln) for ln in r["lines"]],
-            "why": [w.why(ln["why"]) for ln in r["lines"]]}
+            "how": w.how(), "calls": S.calls(w), "because": S.because(w), "antes": S.antes(w),
+            "payments": [{"who": w.line(ln), "chips": ln["chips"], "what": S.payment(w, ln)}
+                         for ln in paid]}
+
+
+def shown_hands(view: dict) -> list[dict]:
+    """Each seat's cards at the end, grouped: its exposed melds, the melds of the best split
+    of the cards it still held, and the deadwood apart."""
+    r, out = view["result"], []
+    for s, held in enumerate(r["hands"]):
+        exposed = [m["cards"] for m in view.get("melds") or [] if m["seat"] == s and m["cards"]]
+        groups = best_melds(held)
+        used = {t for m in groups for t in m}
+        out.append({"exposed": exposed, "melds": groups,
+                    "deadwood": [t for t in held if t not in used]})
+    return out
+
+
+def feed(view: dict) -> list[str]:
+    """The moves of the others since the reader's last turn, one sentence each, newest last."""
+    return _words(view).feed()
+
+
+def since(view: dict, seat: int) -> str:
+    """What `seat` did since the reader's last turn: "drew · melded 5♥ 6♥ 7♥ · discarded 9♣"."""
+    return _words(view).since(seat)
 
 
 def draw_called(view: dict) -> str:
@@ -221,7 +248,7 @@ def install(app) -> None:
         result_words=result_words, draw_called=draw_called, meld_by_key=meld_by_key,
         turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, arranged=arranged, meld_marks=meld_marks, draw_blocked=draw_blocked,
-        deadwood=deadwood)
+        deadwood=deadwood, shown_hands=shown_hands, feed=feed, since=since)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
 

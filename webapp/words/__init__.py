@@ -193,6 +193,47 @@ class Words:
             return [self.say("tied")]
         return [self.say(f"won.{end}", w, count=counts[w]) for w in winners]
 
+    # -- since the reader's last turn
+    def since_window(self) -> list[dict]:
+        """The moves of the others since the reader's last turn, oldest first: from after
+        the reader's last move before them up to the newest move of another seat (so they
+        stay in view while the reader plays its own turn)."""
+        events = self.view.get("events") or []
+        me = self.viewer
+        last = max((i for i, e in enumerate(events) if e.get("seat") not in (me, None)), default=None)
+        if last is None:
+            return []
+        mine = max((i for i, e in enumerate(events[:last]) if e.get("seat") == me and me is not None),
+                   default=-1)
+        return events[mine + 1:last + 1]
+
+    def feed(self, most: int = 10) -> list[str]:
+        """The moves since the reader's turn, one sentence each, newest last."""
+        return [self.event(e) for e in self.since_window()][-most:]
+
+    def since(self, seat: int) -> str:
+        """What one seat did since the reader's turn, in a few words: "drew · discarded 9♣"."""
+        parts = [self.short(e) for e in self.since_window() if e.get("seat") == seat]
+        return " · ".join(p for p in parts if p)
+
+    def short(self, e: dict) -> str:
+        do = e["do"]
+        if do == "draw":
+            return self.template("short.draw")
+        if do == "take":
+            return self.template("short.take").format(card=self.card(e["card"]))
+        if do == "meld" and e.get("face_down"):
+            return self.template("short.secret")
+        if do == "meld":
+            return self.template("short.meld").format(
+                cards=self.stood(e, self.cards(sorted(e["cards"], key=_order))))
+        if do == "layoff":
+            return self.template("short.layoff").format(card=self.stood(e, self.card(e["card"])))
+        if do == "discard":
+            return self.template("short.discard").format(card=self.a_card(e["card"]))
+        key = f"short.{do}"
+        return self.t(CATALOG[key]) if key in CATALOG else ""
+
     # -- the result and the turn
     def how(self) -> str:
         end = (self.view.get("result") or {}).get("end")
