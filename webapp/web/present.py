@@ -113,7 +113,11 @@ def story_spoken(view: dict) -> list[str]:
 
 
 def turn_words(view: dict) -> str:
-    """Whose turn it is, in one sentence (for the live region)."""
+    """Whose turn it is, in one sentence (for the live region); a seat a bot plays for its
+    person says so rather than "Your turn"."""
+    me = next((p for p in view.get("players") or [] if p.get("seat") == view.get("seat")), {})
+    if me.get("bot") and not view.get("result"):
+        return _translate()(W.CATALOG["botted"]).format(level=me["bot"])
     return _words(view).turn()
 
 

@@ -21,7 +21,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..errors import BadRequest, Stale, Unauthorized, WebError
 from ..realtime import cookie_name, nudge as push_nudge
-from ..tables import tables_of
+from ..tables import claims, tables_of
 from ..tables.language import TABLE_ACTIONS
 from . import guard, present
 from .lobby import GAMES, rules_for, set_seat_cookie
@@ -82,7 +82,14 @@ def qr_svg(url: str) -> str:
 def _context(view: dict) -> dict:
     ready = [p for p in view["players"] if not p.get("bot") and not p.get("ready")]
     me = next((p for p in view["players"] if p["seat"] == view["seat"]), {})
+    try:
+        asks = dict(claims.requests_of(tables_of(current_app).get(view["code"])))
+    except WebError:
+        asks = {}
+    host = view.get("host") == view.get("seat")     # only the host sees who asks for a seat
     return {
+        "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if host else [],
+        "seat_asked": sorted(asks),
         "view": view,
         "waiting": view.get("phase") == "waiting",
         "sort": present.sort_of(request.cookies.get(SORT_COOKIE)),
@@ -107,16 +114,19 @@ def _partial(view: dict, status: int = 200, toast: str | None = None) -> Respons
     return resp
 
 
-def _join_page(table, error: str | None = None, status: int = 200, name: str = ""):
+def _join_page(table, error: str | None = None, status: int = 200, name: str = "",
+               waiting_for: int | None = None):
     view = table.view(0)
     seats = []
     for p in view["players"]:
         taken = bool(p.get("name") or p.get("bot"))
         seats.append({"seat": p["seat"], "free": not taken, "name": p.get("name") or "",
-                      "bot": bool(p.get("bot"))})
+                      "bot": bool(p.get("bot")),
+                      "person": bool(table.seats[p["seat"]].token_hash)})
     free = [s["seat"] for s in seats if s["free"]]
     return render_template("table/join.html", code=table.code, seats=seats, free=free,
                            error=error, name=name or request.cookies.get("baraha-name", ""),
+                           waiting_for=waiting_for,
                            game=table.game, game_name=GAMES.get(table.game, table.game)), status
 
 
@@ -131,7 +141,8 @@ def page(code: str):
         return redirect(url_for("table.page", code=table.code))
     seat = _seat(table)
     if seat is None:
-        return _join_page(table)
+        waits = claims.claimed_seat(table, request.cookies.get(cookie_name(table.code)))
+        return _join_page(table, waiting_for=waits)
     return _page(table, table.view(seat))
 
 
@@ -222,6 +233,58 @@ def set_bot(code: str, seat: int):
         return _fail(table, me, e)
     if _is_htmx():
         return _partial(view)
+    return redirect(url_for("table.page", code=table.code), 303)
+
+
+@bp.post("/<code>/seats/<int:seat>/claim")
+def claim(code: str, seat: int):
+    """A phone without the seat's cookie asks for that seat (its owner's phone lost it, or
+    they moved phones): it gets a new token now, good once the host approves."""
+    guard.check()
+    table = tables_of(current_app).get(code)
+    try:
+        token = claims.claim(table, seat)
+    except WebError as e:
+        return _join_page(table, _words(None, e), e.status)
+    resp = make_response(redirect(url_for("table.page", code=table.code), 303))
+    set_seat_cookie(resp, table.code, token)
+    return resp
+
+
+@bp.post("/<code>/seats/<int:seat>/back")
+def ask_back(code: str, seat: int):
+    """The person whose seat a bot plays asks the host for it back."""
+    guard.check()
+    table = tables_of(current_app).get(code)
+    me = _seat(table)
+    if me is None or me != seat:
+        return _plain(str(NO_SEAT_WORDS), 401)
+    try:
+        claims.ask_back(table, seat)
+    except WebError as e:
+        return _fail(table, me, e)
+    if _is_htmx():
+        return _partial(table.view(me), toast=_("The host is asked to give you your seat back."))
+    return redirect(url_for("table.page", code=table.code), 303)
+
+
+@bp.post("/<code>/seats/<int:seat>/approve")
+def approve(code: str, seat: int):
+    """The host gives a seat to the phone that asked for it (or refuses, `refuse=1`)."""
+    guard.check()
+    table = tables_of(current_app).get(code)
+    me = _seat(table)
+    if me is None:
+        return _plain(str(NO_SEAT_WORDS), 401)
+    try:
+        if request.form.get("refuse"):
+            claims.refuse(table, seat, by=me)
+        else:
+            claims.approve(table, seat, by=me)
+    except WebError as e:
+        return _fail(table, me, e)
+    if _is_htmx():
+        return _partial(table.view(me))
     return redirect(url_for("table.page", code=table.code), 303)
 
 

@@ -206,6 +206,7 @@ CATALOG: dict[str, str] = {
     "turn": N_("{name}'s turn."),
     "turn.you": N_("Your turn."),
     "answer": N_("{name} is answering the Draw."),
+    "botted": N_("A bot ({level}) is playing your seat."),
     "answer.you": N_("Your answer to the Draw."),
     # why Call Draw is not offered (house rule sapaw_blocks_draw)
     "blocked.next_turn": N_("{name} laid off on your meld: you may call Draw on your next turn."),
