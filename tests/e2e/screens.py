@@ -15,7 +15,9 @@ At 360x640 too (issue 10: the phones families hold):
 
     your-turn-360-{light,dark}.png     Ana's turn after drawing, K♣ picked
     drop-confirm-360-{light,dark}.png  Tonk: Drop asks first, with the count
-    result-360-{light,dark}.png        the settlement
+    feed-360-{light,dark}.png          Cy's turn: each box and the feed say what happened since Ana's turn
+    result-360-{light,dark}.png        the end of the hand: who called, answered, won and why
+    settlement-360-{light,dark}.png    the settlement: the antes, each payment named
 
 With --extra, also the Rules and Settings panels, 320x640 and a phone on its side
 (844x390), to look at (not committed).
@@ -143,6 +145,13 @@ def main(out: Path, extra: bool = False) -> None:
             wait_version(ana, now)
             ana.evaluate("window.scrollTo(0, 0)")
             shoot(ana, out, "table")
+            ana.set_viewport_size(SMALL)
+            # The feed sits under the board: scroll it up to just above the hand.
+            ana.evaluate("""() => { const f = document.querySelector('#feed').getBoundingClientRect();
+              const h = document.querySelector('.hand-col').getBoundingClientRect();
+              window.scrollBy(0, f.bottom - h.top + 4); }""")
+            shoot(ana, out, "feed-360")
+            ana.set_viewport_size(PHONE)
             if extra:
                 extras(ana, out, "table")
 
@@ -154,6 +163,10 @@ def main(out: Path, extra: bool = False) -> None:
             ana.set_viewport_size(SMALL)
             ana.evaluate("window.scrollTo(0, 0)")
             shoot(ana, out, "result-360")
+            ana.evaluate("""() => { const h = [...document.querySelectorAll('#result h3')].pop();
+              window.scrollBy(0, h.getBoundingClientRect().top
+                - document.querySelector('.bar').getBoundingClientRect().bottom - 8); }""")
+            shoot(ana, out, "settlement-360")
             if extra:
                 extras(ana, out, "result")
             drop_confirm(app, decks, base, ana, out)

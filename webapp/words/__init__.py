@@ -221,7 +221,7 @@ class Words:
         if do == "draw":
             return self.template("short.draw")
         if do == "take":
-            return self.template("short.take").format(card=self.card(e["card"]))
+            return self.template("short.take").format(card=self.a_card(e["card"]))
         if do == "meld" and e.get("face_down"):
             return self.template("short.secret")
         if do == "meld":
