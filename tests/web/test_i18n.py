@@ -23,6 +23,8 @@ from .test_pages import token_of
 
 FIL = ROOT / "webapp" / "translations" / "fil" / "LC_MESSAGES" / "messages.po"
 NAMES = ("Ana", "Ben")
+PLACEHOLDER_PERCENT = r"%\(\w+\)[sd]"
+PLACEHOLDER_BRACE = r"\{\w*\}"
 RULES_PANEL = ('{% from "_dialogs.html" import help_dialog %}'
                "{{ help_dialog([(game, name)], rules) }}")
 
@@ -142,8 +144,10 @@ def test_the_filipino_catalog_is_complete_and_nothing_is_fuzzy():
     for k, m in have.items():       # the same placeholders, so a sentence never breaks
         ids = k if isinstance(k, tuple) else (k,)
         strings = m.string if isinstance(m.string, tuple) else (m.string,)
-        want = set(re.findall(r"%\(\w+\)[sd]", ids[-1]))
-        assert all(set(re.findall(r"%\(\w+\)[sd]", s)) == want for s in strings), k
+        # %-style (templates, Python) and str.format {name} (webapp/words, python-brace-format)
+        style = PLACEHOLDER_BRACE if "python-brace-format" in m.flags else PLACEHOLDER_PERCENT
+        want = set(re.findall(style, ids[-1]))
+        assert all(set(re.findall(style, s)) == want for s in strings), k
 
 
 def test_the_template_holds_every_word_in_the_code():
