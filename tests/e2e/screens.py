@@ -17,6 +17,9 @@ At 360x640 too (issue 10: the phones families hold):
     drop-confirm-360-{light,dark}.png  Tonk: Drop asks first, with the count
     result-360-{light,dark}.png        the settlement
 
+In Filipino (issue 13), light, at 360x640: your-turn-360-fil.png (K♣ picked) and
+result-360-fil.png (the settlement).
+
 With --extra, also the Rules and Settings panels, 320x640 and a phone on its side
 (844x390), to look at (not committed).
 """
@@ -63,6 +66,25 @@ def extras(page: Page, out: Path, name: str) -> None:
         page.wait_for_timeout(80)
         page.screenshot(path=str(out / f"x-{name}-{tag}.png"))
     page.set_viewport_size(PHONE)
+
+
+def in_filipino(page: Page, base: str, out: Path, name: str, picked=()) -> None:
+    """The same screen on the same phone once it chose Filipino, then back to English."""
+    page.context.add_cookies([{"name": "baraha-lang", "value": "fil", "url": base}])
+    page.reload()
+    page.locator("#view").wait_for()
+    page.wait_for_function("() => !!window.socket")
+    if picked:
+        tap(page, list(picked))
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(80)
+    page.screenshot(path=str(out / f"{name}-fil.png"))
+    page.context.clear_cookies(name="baraha-lang")
+    page.reload()
+    page.locator("#view").wait_for()
+    page.wait_for_function("() => !!window.socket")
+    if picked:
+        tap(page, list(picked))
 
 
 def drop_confirm(app, decks, base: str, page: Page, out: Path) -> None:
@@ -125,6 +147,7 @@ def main(out: Path, extra: bool = False) -> None:
             shoot(ana, out, "your-turn")
             ana.set_viewport_size(SMALL)
             shoot(ana, out, "your-turn-360")
+            in_filipino(ana, base, out, "your-turn-360", ["KC"])
             ana.set_viewport_size(PHONE)
             if extra:
                 extras(ana, out, "your-turn")
@@ -154,6 +177,7 @@ def main(out: Path, extra: bool = False) -> None:
             ana.set_viewport_size(SMALL)
             ana.evaluate("window.scrollTo(0, 0)")
             shoot(ana, out, "result-360")
+            in_filipino(ana, base, out, "result-360")
             if extra:
                 extras(ana, out, "result")
             drop_confirm(app, decks, base, ana, out)
