@@ -18,6 +18,7 @@ from flask import render_template_string
 from webapp import i18n, tls
 from webapp.engine.cards import parse
 from webapp.tables import tables_of
+from webapp.words import log_lines
 from webapp.web.lobby import rules_for
 
 from .i18n_check import POT, ROOT, marks, pseudo_catalog, unmarked
@@ -381,3 +382,29 @@ def test_the_offline_page_carries_both_languages(client):
     assert '<template data-lang="en" data-title="Reconnecting… · Baraha">' in page
     assert page.count('id="offline-page"') == 2       # one shown, one inert in its <template>
     assert Path(i18n.TRANSLATIONS).is_dir()
+
+
+def test_a_table_mid_hand_in_filipino_has_no_english_sentences_and_the_api_stays_english(app, decks):
+    doc = _scenario("tongits-challenge")
+    decks[1] = ([parse(c) for c in doc["deal"]["deck"]], doc["dealer"])
+    fil = {"Accept-Language": "fil-PH"}
+    ana = app.test_client()
+    r = ana.post("/create", data={"csrf_token": token_of(ana), "name": "Ana", "game": "tongits"}, headers=fil)
+    code = r.headers["Location"].rsplit("/", 1)[1]
+    sit(app, code, "Ben", 1), sit(app, code, "Cy", 2)
+    table = tables_of(app).get(code)
+    for a in doc["actions"][:6]:
+        a = dict(a)
+        seat = a.pop("seat")
+        table.act(seat, table.view(seat)["version"], a)
+    page = ana.get(f"/t/{code}", headers=fil).get_data(as_text=True)
+    assert lang_of(page) == "fil"
+    assert "Tira mo" in page and "Bumunot ka ng 6♥" in page and "Sumapaw si Cy ng 9♣" in page
+    assert "siyete ng trebol" in page                         # cards by name, for screen readers
+    for english in ("Your turn", "discarded", "laid off", "Draw a card", "Discard pile", "Stock",
+                    "Other players", "not opened", "seven of clubs", "Game log", "Your hand"):
+        assert english not in page, english
+    english_page = ana.get(f"/t/{code}", headers={"Accept-Language": "en",
+                                                  "Cookie": "baraha-lang=en"}).get_data(as_text=True)
+    assert lang_of(english_page) == "en" and "Your turn" in english_page and "Cy discarded Q♠" in english_page
+    assert "Cy discarded QS" in log_lines(table.view(0))    # the API's log: English, cards as texts
