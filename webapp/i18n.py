@@ -144,6 +144,27 @@ def here() -> str:
     return ref[len(host):] if ref.startswith(host + "/") else "/"
 
 
+def translate(template: str) -> str:
+    """webapp/words' hook: a catalog template in this request's language (words are
+    formatted with str.format after, so no %-formatting here). Outside a request: English."""
+    from flask import has_request_context
+    from flask_babel import get_domain
+
+    if not template or not has_request_context():
+        return template
+    return get_domain().get_translations().gettext(template)
+
+
+def translate_plural(singular: str, plural: str, n: int) -> str:
+    """The ngettext twin of translate, for templates with a number in them."""
+    from flask import has_request_context
+    from flask_babel import get_domain
+
+    if not has_request_context():
+        return singular if n == 1 else plural
+    return get_domain().get_translations().ngettext(singular, plural, n)
+
+
 def init_i18n(app) -> None:
     directory = Path(app.config.get("TRANSLATIONS_DIR") or TRANSLATIONS)
     app.config["TRANSLATIONS_DIR"] = str(directory)
@@ -151,5 +172,9 @@ def init_i18n(app) -> None:
     babel.domain_instance = Catalogs(load_catalogs(directory))
     app.jinja_env.globals.update(page_lang=page_lang, lang_here=here, LOCALES=LOCALES,
                                  lang_cookie=lambda: known(request.cookies.get(COOKIE)))
+    # webapp/words reads its sentences through this (webapp/web/present.py); the JSON
+    # API's log uses words.log_lines, which never does: programs keep English.
+    app.extensions["baraha.translate"] = translate
+    app.extensions["baraha.ngettext"] = translate_plural
     app.after_request(_vary)
     app.register_blueprint(bp)

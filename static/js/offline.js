@@ -13,7 +13,9 @@
   function later() {
     busy = false;
     delay = Math.min(Math.round(delay * 1.5), 8000);
-    if (status) status.textContent = "No answer yet. Trying again in " + Math.ceil(delay / 1000) + " s.";
+    // The words come from the page, in its language (data-later has {s} for the seconds).
+    if (status) status.textContent = (status.getAttribute("data-later") || "No answer yet. Trying again in {s} s.")
+      .replace("{s}", String(Math.ceil(delay / 1000)));
     clearTimeout(timer);
     timer = setTimeout(probe, delay);
   }
@@ -21,7 +23,7 @@
     if (busy) return;
     busy = true;
     clearTimeout(timer);
-    if (status) status.textContent = "Trying again…";
+    if (status) status.textContent = status.getAttribute("data-trying") || "Trying again…";
     fetch("/ping", { cache: "no-store" }).then(function (r) {
       if (r.ok) back(); else later();
     }, later);

@@ -19,6 +19,9 @@ At 360x640 too (issue 10: the phones families hold):
     result-360-{light,dark}.png        the end of the hand: who called, answered, won and why
     settlement-360-{light,dark}.png    the settlement: the antes, each payment named
 
+In Filipino (issue 13), light, at 360x640: your-turn-360-fil.png (K♣ picked) and
+result-360-fil.png (the settlement).
+
 With --extra, also the Rules and Settings panels, 320x640 and a phone on its side
 (844x390), to look at (not committed).
 """
@@ -65,6 +68,25 @@ def extras(page: Page, out: Path, name: str) -> None:
         page.wait_for_timeout(80)
         page.screenshot(path=str(out / f"x-{name}-{tag}.png"))
     page.set_viewport_size(PHONE)
+
+
+def in_filipino(page: Page, base: str, out: Path, name: str, picked=()) -> None:
+    """The same screen on the same phone once it chose Filipino, then back to English."""
+    page.context.add_cookies([{"name": "baraha-lang", "value": "fil", "url": base}])
+    page.reload()
+    page.locator("#view").wait_for()
+    page.wait_for_function("() => !!window.socket")
+    if picked:
+        tap(page, list(picked))
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(80)
+    page.screenshot(path=str(out / f"{name}-fil.png"))
+    page.context.clear_cookies(name="baraha-lang")
+    page.reload()
+    page.locator("#view").wait_for()
+    page.wait_for_function("() => !!window.socket")
+    if picked:
+        tap(page, list(picked))
 
 
 def drop_confirm(app, decks, base: str, page: Page, out: Path) -> None:
@@ -127,6 +149,7 @@ def main(out: Path, extra: bool = False) -> None:
             shoot(ana, out, "your-turn")
             ana.set_viewport_size(SMALL)
             shoot(ana, out, "your-turn-360")
+            in_filipino(ana, base, out, "your-turn-360", ["KC"])
             ana.set_viewport_size(PHONE)
             if extra:
                 extras(ana, out, "your-turn")
@@ -167,6 +190,7 @@ def main(out: Path, extra: bool = False) -> None:
               window.scrollBy(0, h.getBoundingClientRect().top
                 - document.querySelector('.bar').getBoundingClientRect().bottom - 8); }""")
             shoot(ana, out, "settlement-360")
+            in_filipino(ana, base, out, "result-360")
             if extra:
                 extras(ana, out, "result")
             drop_confirm(app, decks, base, ana, out)

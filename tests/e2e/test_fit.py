@@ -24,6 +24,7 @@ from webapp.tables import tables_of
 
 from .driver import scenario, wait_version
 from .fit import SIZES, deck_of, fits
+from .test_ui import axe
 from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
@@ -45,8 +46,10 @@ def server(tmp_path_factory):
 
 @pytest.fixture
 def ana(browser, request):
-    w, h = request.param
-    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=True, reduced_motion="reduce")
+    """Ana's phone at (width, height), or (width, height, language) for another language."""
+    w, h, *lang = request.param
+    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=True, reduced_motion="reduce",
+                              locale="fil-PH" if lang == ["fil"] else "en-US")
     ctx.set_default_timeout(10_000)
     page = ctx.new_page()
     errors: list[str] = []
@@ -80,9 +83,28 @@ def version(page: Page) -> int:
 
 @pytest.mark.parametrize("ana", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_hand_and_moves_fit_at_every_step_of_a_turn(server, ana):
+    a_turn(server, ana)
+    ana.screenshot(path=f"/tmp/fit-{ana.viewport_size['width']}.png")
+
+
+# Filipino words are longer (issue 13): the same turn in Filipino on the two small phones.
+FIL = [(320, 568, "fil"), (360, 640, "fil")]
+
+
+@pytest.mark.parametrize("ana", FIL, indirect=True, ids=[f"{w}x{h}-fil" for w, h, _ in FIL])
+def test_the_turn_fits_in_filipino_and_axe_finds_nothing_serious(server, ana):
+    a_turn(server, ana, axe_too=True)
+    expect(ana.locator("html")).to_have_attribute("lang", "fil")
+    expect(ana.locator("#turn-line")).to_contain_text("Tira mo")
+
+
+def a_turn(server, ana, axe_too=False):
+    """Ana's turn: before and after drawing, one card picked, three picked; it all fits."""
     doc = scenario("tongits-challenge.json")
     table(server, ana, "tongits", doc["deal"]["deck"], doc["dealer"], doc["actions"][:5])
     assert fits(ana, "before drawing") == 12 + 2          # 12 cards; Draw a card, Take Q♠
+    if axe_too:
+        axe(ana, "before drawing")
     v = version(ana)
     ana.locator(".pile.stock [data-tap=draw]").click()     # tap the stock: draw
     wait_version(ana, v + 1)
@@ -92,11 +114,12 @@ def test_hand_and_moves_fit_at_every_step_of_a_turn(server, ana):
     ana.locator('#hand .pick[data-card="KC"]').click()
     expect(ana.locator('form.act[data-do="layoff"]:not([hidden])')).to_have_count(1)
     fits(ana, "K♣ picked")
+    if axe_too:
+        axe(ana, "K♣ picked")
     for i in (0, 1):
         ana.locator("#hand .pick:not([aria-pressed=true])").nth(i).click()
     expect(ana.locator("#hand .pick[aria-pressed=true]")).to_have_count(3)
     fits(ana, "three cards picked")
-    ana.screenshot(path=f"/tmp/fit-{ana.viewport_size['width']}.png")
 
 
 @pytest.mark.parametrize("ana", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])

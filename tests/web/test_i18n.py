@@ -4,6 +4,7 @@ step with the code.
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,14 +16,19 @@ from babel.messages.pofile import read_po
 from flask import render_template_string
 
 from webapp import i18n, tls
+from webapp.engine.cards import parse
 from webapp.tables import tables_of
+from webapp.words import log_lines
 from webapp.web.lobby import rules_for
 
 from .i18n_check import POT, ROOT, marks, pseudo_catalog, unmarked
-from .test_pages import token_of
+from .test_pages import HX, create, forms, post, sit, token_of
+from .test_wilds_page import _deck as wilds_deck
 
 FIL = ROOT / "webapp" / "translations" / "fil" / "LC_MESSAGES" / "messages.po"
-NAMES = ("Ana", "Ben")
+NAMES = ("Ana", "Ben", "Cy", "JK")     # JK: the joker's rank, on its face
+PLACEHOLDER_PERCENT = r"%\(\w+\)[sd]"
+PLACEHOLDER_BRACE = r"\{\w*\}"
 RULES_PANEL = ('{% from "_dialogs.html" import help_dialog %}'
                "{{ help_dialog([(game, name)], rules) }}")
 
@@ -69,9 +75,131 @@ def _seat_taken(env):
     return r.get_data(as_text=True)
 
 
-# Every page and panel translated so far: what, and how to get its HTML (maybe with names
-# that are the same in every language). Issue 13 phase 2 adds the table itself here: a
-# seated phone's /t/CODE mid-hand and at the settlement, /t/CODE/view, and the toasts.
+# ---- the table: three phones play a scenario in the marked locale ------------------------
+
+def _scenario(name):
+    return json.loads((ROOT / "tests" / "e2e" / "scenarios" / f"{name}.json").read_text())
+
+
+def _tongits(env, upto=None):
+    """tongits-challenge.json on three phones (Ana, the host, in seat 0): actions[:upto]."""
+    doc = _scenario("tongits-challenge")
+    env.decks[1] = ([parse(c) for c in doc["deal"]["deck"]], doc["dealer"])
+    code = _create(env)
+    phones = [env.client, sit(env.app, code, "Ben", 1), sit(env.app, code, "Cy", 2)]
+    for phone in phones[1:]:
+        phone.set_cookie("baraha-lang", "fil")
+    table = tables_of(env.app).get(code)
+    for a in doc["actions"][:upto]:
+        a = dict(a)
+        seat = a.pop("seat")
+        table.act(seat, table.view(seat)["version"], a)
+    return code, phones, table
+
+
+def _create(env, **fields):
+    """A table made by Ana's phone; its code and link are names, the same in every language."""
+    code = create(env.client, **fields)
+    env.names += [f"http://localhost/t/{code}", code]
+    return code
+
+
+def _page(phone, code):
+    return phone.get(f"/t/{code}").get_data(as_text=True)
+
+
+def _partial(phone, code):
+    return phone.get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+
+
+def _tongits_call(env):
+    return [i for i, a in enumerate(_scenario("tongits-challenge")["actions"]) if a["do"] == "call_draw"][0]
+
+
+def _yours_drawn(env):
+    """Ana's turn after drawing (lay-offs, melds, discards offered), with the host panel."""
+    code, phones, _ = _tongits(env, 6)
+    return _page(phones[0], code)
+
+
+def _yours_before_draw(env):
+    code, phones, _ = _tongits(env, 5)
+    return _partial(phones[0], code)
+
+
+def _someone_else(env):
+    code, phones, _ = _tongits(env, 8)
+    return _page(phones[0], code) + _partial(phones[2], code)
+
+
+def _answering(env):
+    code, phones, table = _tongits(env, _tongits_call(env) + 1)
+    turn = table.view(0)["turn"]
+    return "".join(_page(p, code) for p in (phones[turn], phones[(turn + 1) % 3]))
+
+
+def _challenge_settled(env):
+    code, phones, _ = _tongits(env)
+    return "".join(_page(p, code) for p in phones)
+
+
+def _refusals(env):
+    """A refusal worded with names (422), a stale tap's toast (409) and a nudge's toast."""
+    code, phones, table = _tongits(env, 6)
+    v = table.view(0)["version"]
+    out = [post(phones[1], code, v, {"do": "draw"}).get_data(as_text=True),
+           post(phones[0], code, v, {"do": "discard", "card": "QH"}).get_data(as_text=True)]
+    r = post(phones[0], code, v - 1, {"do": "discard", "card": "KD"})
+    out.append(json.loads(r.headers["HX-Trigger"])["baraha-toast"])
+    r = phones[1].post(f"/t/{code}/nudge", headers={**HX, "X-CSRF-Token": token_of(phones[1])})
+    out.append(json.loads(r.headers["HX-Trigger"])["baraha-toast"])
+    return "<p>" + "</p><p>".join(out) + "</p>"
+
+
+def _tonk_wilds(env):
+    """Tonk with deuces and the joker wild: a spread with ★ as 6♥, a hit that takes it back."""
+    env.decks[1] = (wilds_deck(), 0)
+    code = _create(env, game="tonk", players="2", **{"tonk.wilds": "deuces_joker"})
+    ben = sit(env.app, code, "Ben", 1)
+    ben.set_cookie("baraha-lang", "fil")
+    pages = []
+    page = _page(ben, code)
+    draw = next(f for f in forms(page) if f["action"]["do"] == "draw")
+    page = post(ben, code, draw["version"], draw["action"]).get_data(as_text=True)
+    pages.append(page)
+    spread = next(f for f in forms(page) if f["action"]["do"] == "meld")
+    page = post(ben, code, spread["version"], spread["action"]).get_data(as_text=True)
+    f = next(f for f in forms(page) if f["action"] == {"do": "discard", "card": "KD"})
+    post(ben, code, f["version"], f["action"])
+    f = next(f for f in forms(_page(env.client, code)) if f["action"]["do"] == "draw")
+    pages.append(post(env.client, code, f["version"], f["action"]).get_data(as_text=True))
+    assert "★" in pages[0] and "6♥" in pages[1]
+    return "".join(pages)
+
+
+def _tonk_caught(env):
+    """Tonk: Ben drops with 54 against Ana's 15 and is caught; both phones' results."""
+    hands = {1: "KD QS JH 10C 8C".split(), 0: "AC 2D 3H 4S 5C".split()}
+    order = [hands[s][i] for i in range(5) for s in (1, 0)]
+    rest = [r + s for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+    env.decks[1] = ([parse(c) for c in order + [c for c in rest if c not in order]], 0)
+    code = _create(env, game="tonk", players="2")
+    ben = sit(env.app, code, "Ben", 1)
+    ben.set_cookie("baraha-lang", "fil")
+    table = tables_of(env.app).get(code)
+    table.act(1, table.view(1)["version"], {"do": "drop"})
+    assert table.view(0)["result"]["end"] == "caught"
+    return _page(env.client, code) + _page(ben, code)
+
+
+def _waiting(env):
+    """Before the deal: the seats, the invite and the host's panel."""
+    code = _create(env, players="3")
+    return _page(env.client, code)
+
+
+# Every page and panel: what, and how to get its HTML (maybe with names that are the same
+# in every language).
 PAGES = [
     ("lobby", lambda env: env.client.get("/").get_data(as_text=True)),
     ("lobby, no code typed", lambda env: env.client.get("/join?code=").get_data(as_text=True)),
@@ -89,11 +217,20 @@ PAGES = [
     ("offline page, kept for later", lambda env: _offline(env, "en")),
     ("Tong-its rules panel", lambda env: _rules(env, "tongits", {"bonus": 2, "sapaw_blocks_draw": "hand"})),
     ("Tonk rules panel", lambda env: _rules(env, "tonk", {"upcard": False, "stock_out": "void"})),
+    ("table: waiting for players, host panel", _waiting),
+    ("table: your turn, before drawing", _yours_before_draw),
+    ("table: your turn after drawing, host panel", _yours_drawn),
+    ("table: someone else's turn", _someone_else),
+    ("table: a Draw being answered", _answering),
+    ("table: the settlement of a challenged Draw", _challenge_settled),
+    ("table: refusals and toasts", _refusals),
+    ("table: Tonk with wilds", _tonk_wilds),
+    ("table: Tonk, a drop caught", _tonk_caught),
 ]
 
 
 @pytest.fixture
-def env(make_app, tmp_path):
+def env(make_app, tmp_path, decks):
     """The app with the marked catalog standing in for Filipino, and a phone that chose it."""
     pseudo_catalog(tmp_path / "pseudo")
     app = make_app(TRANSLATIONS_DIR=str(tmp_path / "pseudo"))
@@ -105,7 +242,7 @@ def env(make_app, tmp_path):
     full.join("Ana", 0)
     client = app.test_client()
     client.set_cookie("baraha-lang", "fil")
-    return SimpleNamespace(app=app, client=client, tmp=tmp_path, tongits=tongits.code,
+    return SimpleNamespace(app=app, client=client, tmp=tmp_path, decks=decks, names=[], tongits=tongits.code,
                            tonk=tonk.code, full=full.code)
 
 
@@ -115,7 +252,7 @@ def test_every_word_on_the_page_comes_from_the_catalog(env, what, render):
     html, names = got if isinstance(got, tuple) else (got, ())
     codes = (env.tongits, env.tonk, env.full, "ZZZZ")
     assert marks(html) > 0, f"{what}: the test locale was not used"
-    left = unmarked(html, (*NAMES, *codes, *names))
+    left = unmarked(html, (*NAMES, *codes, *names, *env.names))
     assert not left, f"{what}: words not translated:\n" + "\n".join(left)
 
 
@@ -142,8 +279,10 @@ def test_the_filipino_catalog_is_complete_and_nothing_is_fuzzy():
     for k, m in have.items():       # the same placeholders, so a sentence never breaks
         ids = k if isinstance(k, tuple) else (k,)
         strings = m.string if isinstance(m.string, tuple) else (m.string,)
-        want = set(re.findall(r"%\(\w+\)[sd]", ids[-1]))
-        assert all(set(re.findall(r"%\(\w+\)[sd]", s)) == want for s in strings), k
+        # %-style (templates, Python) and str.format {name} (webapp/words, python-brace-format)
+        style = PLACEHOLDER_BRACE if "python-brace-format" in m.flags else PLACEHOLDER_PERCENT
+        want = set(re.findall(style, ids[-1]))
+        assert all(set(re.findall(style, s)) == want for s in strings), k
 
 
 def test_the_template_holds_every_word_in_the_code():
@@ -243,3 +382,29 @@ def test_the_offline_page_carries_both_languages(client):
     assert '<template data-lang="en" data-title="Reconnecting… · Baraha">' in page
     assert page.count('id="offline-page"') == 2       # one shown, one inert in its <template>
     assert Path(i18n.TRANSLATIONS).is_dir()
+
+
+def test_a_table_mid_hand_in_filipino_has_no_english_sentences_and_the_api_stays_english(app, decks):
+    doc = _scenario("tongits-challenge")
+    decks[1] = ([parse(c) for c in doc["deal"]["deck"]], doc["dealer"])
+    fil = {"Accept-Language": "fil-PH"}
+    ana = app.test_client()
+    r = ana.post("/create", data={"csrf_token": token_of(ana), "name": "Ana", "game": "tongits"}, headers=fil)
+    code = r.headers["Location"].rsplit("/", 1)[1]
+    sit(app, code, "Ben", 1), sit(app, code, "Cy", 2)
+    table = tables_of(app).get(code)
+    for a in doc["actions"][:6]:
+        a = dict(a)
+        seat = a.pop("seat")
+        table.act(seat, table.view(seat)["version"], a)
+    page = ana.get(f"/t/{code}", headers=fil).get_data(as_text=True)
+    assert lang_of(page) == "fil"
+    assert "Tira mo" in page and "Bumunot ka ng 6♥" in page and "Sumapaw si Cy ng 9♣" in page
+    assert "siyete ng trebol" in page                         # cards by name, for screen readers
+    for english in ("Your turn", "discarded", "laid off", "Draw a card", "Discard pile", "Stock",
+                    "Other players", "not opened", "seven of clubs", "Game log", "Your hand"):
+        assert english not in page, english
+    english_page = ana.get(f"/t/{code}", headers={"Accept-Language": "en",
+                                                  "Cookie": "baraha-lang=en"}).get_data(as_text=True)
+    assert lang_of(english_page) == "en" and "Your turn" in english_page and "Cy discarded Q♠" in english_page
+    assert "Cy discarded QS" in log_lines(table.view(0))    # the API's log: English, cards as texts

@@ -50,11 +50,23 @@ def card_label(text: str) -> str:
 
 def as_label(stands) -> str:
     """A wild play's stand-ins, `{"JK": "6H"}`, as "★ as 6♥"."""
-    return ", ".join(f"{card_label(w)} as {card_label(c)}" for w, c in (stands or {}).items())
+    t = _translate()(W.CATALOG["stand_in"])
+    return ", ".join(t.format(wild=card_label(w), card=card_label(c)) for w, c in (stands or {}).items())
 
 
 def as_spoken(stands) -> str:
-    return ", ".join(f"{card(w)['name']} as {card(c)['name']}" for w, c in (stands or {}).items())
+    t = _translate()(W.CATALOG["stand_in"])
+    return ", ".join(t.format(wild=card_name(w), card=card_name(c)) for w, c in (stands or {}).items())
+
+
+def card_name(text: str) -> str:
+    """A card as a screen reader says it, in the reader's language: "seven of hearts",
+    "siyete ng puso" (card()["name"] stays the English one)."""
+    t = _translate()
+    if text == "JK":
+        return t(W.CATALOG["card.joker"])
+    return t(W.CATALOG["card.name"]).format(rank=t(W.CATALOG[f"rank.{text[:-1]}"]),
+                                            suit=t(W.CATALOG[f"suit.{text[-1]}"]))
 
 
 def canon(texts) -> str:
@@ -84,7 +96,7 @@ def _translate():
 def _words(view: dict, spoken: bool = False) -> W.Words:
     """The reader's words: its own seat is "You"; cards as labels, or names when spoken."""
     if spoken:
-        return W.Words(view, viewer=view.get("seat"), card=lambda t: card(t)["name"],
+        return W.Words(view, viewer=view.get("seat"), card=card_name,
                        cards=cards_spoken, translate=_translate())
     return W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
                    translate=_translate())
@@ -170,7 +182,7 @@ def refusal(view: dict | None, error) -> str:
 
 def cards_spoken(texts) -> str:
     """"ten of clubs, jack of clubs and queen of clubs"."""
-    return W.join([card(t)["name"] for t in texts], _translate())
+    return W.join([card_name(t) for t in texts], _translate())
 
 
 SORTS = ("arrange", "rank", "suit")
@@ -251,8 +263,9 @@ def install(app) -> None:
         story_spoken=story_spoken, plan=plan, action_json=action_json,
         result_words=result_words, draw_called=draw_called, meld_by_key=meld_by_key,
         turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
-        as_spoken=as_spoken, arranged=arranged, meld_marks=meld_marks, draw_blocked=draw_blocked,
-        deadwood=deadwood, shown_hands=shown_hands, feed=feed, since=since)
+        as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
+        draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, feed=feed,
+        since=since)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
 

@@ -313,10 +313,10 @@ def nudge(code: str):
                     del _nudged[k]
     name = present.name_of(view, turn)
     if wait > 0:
-        return _plain(f"{name} was nudged a moment ago: try again in {int(wait) + 1} s.", 429)
+        return _plain(_("%(name)s was nudged a moment ago: try again in %(seconds)d s.", name=name, seconds=int(wait) + 1), 429)
     push_nudge(table.code, turn)
     if _is_htmx():
         resp = make_response("", 204)
-        resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": f"{name}'s phone chimes."})
+        resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": _("%(name)s's phone chimes.", name=name)})
         return resp
     return redirect(url_for("table.page", code=table.code), 303)
