@@ -22,7 +22,7 @@ from flask_babel import get_locale
 from ..tables import tables_of
 from . import guard
 
-MAX_KEPT = 512          # partials kept: a few versions of 100 tables' seats
+MAX_KEPT = 96           # partials kept (~15 KB each): a move needs its own three for a moment
 _kept: OrderedDict = OrderedDict()
 _lock = threading.Lock()
 
