@@ -69,8 +69,13 @@ async def setup(run: Run, base: str, ips) -> None:
 
     async def one_table(s, addresses):
         async with gate:
-            async with s.post(f"{base}/api/tables", json={"game": run.game, "players": players}) as r:
-                code = (await r.json())["code"]
+            # Made from its first phone's address: the server bounds the open tables one
+            # address may make (TABLES_PER_CLIENT), as it should.
+            async with aiohttp.ClientSession(
+                    connector=aiohttp.TCPConnector(local_addr=(addresses[0], 0))) as ms:
+                async with ms.post(f"{base}/api/tables",
+                                   json={"game": run.game, "players": players}) as r:
+                    code = (await r.json())["code"]
             run.seats[code] = players
             for seat, ip in enumerate(addresses):
                 async with aiohttp.ClientSession(

@@ -52,6 +52,7 @@ class Phone:
         self.again = False
         self.acting = False
         self.own = None             # the version this phone's own POST answer showed
+        self.posting, self.pending = False, None    # browser: a `changed` heard mid-POST
         self.sio.on("changed", self.on_changed)
         self.sio.on("view", self.on_view)
 
@@ -92,15 +93,25 @@ class Phone:
         self.run.pushes.setdefault((self.table, self.seat), []).append((v, time.perf_counter()))
         if self.run.fetch == "push":
             return              # the server pushes this phone's view itself
-        if self.run.fetch == "browser" and v == self.own and v == self.version:
-            self.own = None     # the page does not fetch what its own POST just showed
-            return
+        if self.run.fetch == "browser":
+            if self.posting:    # the page waits for its POST's answer (bridge.js)
+                self.pending = max(self.pending if self.pending is not None else -1, v)
+                return
+            if v == self.own and v == self.version:
+                self.own = None     # the page does not fetch what its own POST just showed
+                return
         # A browser (app.js) fetches on equal versions too (a phone came or went: "away").
         if v > self.version or v == -1 or (v == self.version and self.run.fetch == "browser"):
             if self.fetching:
                 self.again = True
             else:
                 asyncio.get_running_loop().create_task(self.fetch())
+
+    def on_changed_later(self, v: int) -> None:
+        if self.fetching:
+            self.again = True
+        else:
+            asyncio.get_running_loop().create_task(self.fetch())
 
     async def on_view(self, data) -> None:
         done = time.perf_counter()
@@ -204,6 +215,7 @@ class Phone:
             if run.stopping or not self._can_act():
                 return
             t0 = time.perf_counter()
+            self.posting = True
             if run.fetch in ("browser", "push"):
                 form = {"csrf_token": self.csrf, "version": str(self.version),
                         "action": self.rng.choice(self.moves)}
@@ -223,7 +235,7 @@ class Phone:
         except aiohttp.ClientError as e:
             return self._error(type(e).__name__)
         finally:
-            self.acting = False
+            self.acting = self.posting = False
         if status == 200:
             if run.measuring:
                 run.post_ms.append((done - t0) * 1000)
@@ -232,6 +244,9 @@ class Phone:
                 run.acted(self.table, self.seat, int(m.group(1)) if m else -1, t0, done)
                 self.own = int(m.group(1)) if m else None
                 self._partial(body, done)
+                if self.pending is not None and self.pending > self.version:
+                    self.on_changed_later(self.pending)
+                self.pending = None
             else:
                 run.acted(self.table, self.seat, answer["version"], t0, done)
                 if answer["version"] > self.version:

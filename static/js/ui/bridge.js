@@ -20,10 +20,12 @@ document.body.addEventListener("htmx:beforeRequest", (e) => {
     const d = elt.getAttribute("data-do");
     if (d !== "draw" && d !== "take") clearFresh();
     $$("form.act button").forEach((b) => { b.disabled = true; });   // no double tap
+    posting = true;
   }
 });
-// The version our own tap's answer swapped in: its `changed` is not fetched again.
-let ownVersion = null;
+// The version our own tap's answer swapped in: its `changed` is not fetched again. The
+// `changed` usually arrives while the tap's POST is still out: it waits for the answer.
+let ownVersion = null, posting = false, pending = null;
 function versionOf(text) {
   const m = /data-version="(\d+)"/.exec(text || "");
   return m ? +m[1] : null;
@@ -81,7 +83,15 @@ function afterSwap() {
   if (res && b && !b.result) res.scrollIntoView({ block: "start", behavior: motion() ? "smooth" : "auto" });
   afterView(true);
 }
-document.body.addEventListener("htmx:afterRequest", () => {
+document.body.addEventListener("htmx:afterRequest", (e) => {
+  const elt = e.detail.elt;
+  if (posting && elt && elt.matches && elt.matches("form.act")) {
+    posting = false;
+    const v = pending;
+    pending = null;
+    // Newer than what our answer showed (or the answer failed): fetch; else it was ours.
+    if (v !== null && (v > version() || !e.detail.successful) && window.barahaResync) window.barahaResync();
+  }
   $$("form.act button").forEach((b) => { b.disabled = false; });
   keepSelection(selected());     // refused (nothing swapped): the selection stays for the next push
 });
@@ -193,6 +203,7 @@ function connect() {
   socket.on("changed", (msg) => {
     if (pushed) return;             // the server sends this phone its view itself
     if (!msg || typeof msg.version !== "number") { resync(); return; }
+    if (posting) { pending = Math.max(pending === null ? -1 : pending, msg.version); return; }
     // Our own tap's answer already showed this version: do not fetch it again (once).
     if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
     // Equal versions too: a player's connection came or went (shown as "away").
