@@ -10,9 +10,11 @@ process (time.process_time, the least of 5 batches):
 - `ping`: GET /ping, a request that does nothing (hooks, middleware, routing only);
 - `partial`: GET /t/CODE/view, one seat's HTML partial;
 - `json_view`: GET /api/tables/CODE, one seat's JSON view;
-- `move`: what a three-phone table of browsers costs the server for one move: the actor's
-  POST /t/CODE/act (answered with its partial) and every seat's GET of its partial on
-  `changed` (app.js fetches on equal versions too, so the actor's phone fetches again).
+- `move`: what a three-phone table of browsers costs the server for one move when phones
+  fetch on `changed`: the actor's POST /t/CODE/act (answered with its partial) and every
+  seat's GET of its partial (as before phase 2, when the actor's phone fetched again);
+- `move_push`: the same move when the phones ask for `want: "partial"` (the page's default
+  since phase 2): the POST and the three `view` pushes (Socket.IO test clients).
 With --profile, the moves run under cProfile, written to FILE.prof and summarised (the
 functions with the most cumulative time).
 """
@@ -112,6 +114,18 @@ class Table:
             self.phones.append(Client(app, self.code, token, f"127.0.0.{3 + seat}"))
         self.rng = random.Random(seed)
         self.screens = [decoded(p.partial()[1]) for p in self.phones]
+        self.sockets = None
+
+    def push(self) -> None:
+        """From now on the phones take their views over the socket (`want: partial`), as
+        the page does: a move is the actor's POST and the server's three `view` pushes."""
+        from webapp.realtime import socketio
+        self.sockets = [socketio.test_client(self.app, auth={"code": self.code, "want": "partial"},
+                                             headers={"Cookie": p.cookie})
+                        for p in self.phones]
+        assert all(sc.is_connected() for sc in self.sockets)
+        for sc in self.sockets:
+            sc.get_received()
 
     def move(self) -> int:
         """One move as three browsers make it: the actor's POST (answered with its
@@ -124,7 +138,14 @@ class Table:
             raise SystemExit("nobody has a move")
         version = int(_VERSION.search(text).group(1))
         status, _ = phone.act(version, html.unescape(self.rng.choice(moves)))
-        self.screens = [decoded(p.partial()[1]) for p in self.phones]
+        if self.sockets is None:
+            self.screens = [decoded(p.partial()[1]) for p in self.phones]
+            return status
+        for i, sc in enumerate(self.sockets):
+            got = [m["args"][0]["html"] for m in sc.get_received() if m["name"] == "view"]
+            if not got:
+                raise SystemExit(f"seat {i} was pushed no view")
+            self.screens[i] = got[-1]
         return status
 
 
@@ -201,6 +222,18 @@ def main(argv=None) -> int:
         if prof:
             prof.disable()
         total = min(batches)
+        # The same, with the page's default since phase 2: views pushed over the socket.
+        table.push()
+        for _ in range(10):
+            table.move()
+        pushed = []
+        for _ in range(5):
+            t = time.process_time()
+            for _ in range(max(1, args.moves // 5)):
+                table.move()
+            pushed.append((time.process_time() - t) * 1000 / max(1, args.moves // 5))
+        costs["move_push"] = round(min(pushed), 3)
+        table.sockets = None
         # Regions at ten moments of play (a hand's start and end look different), averaged.
         samples = []
         for _ in range(10):

@@ -6,9 +6,10 @@
     python bench/load.py --tables 10 --wifi    # 30 ms round trips, 10 ms jitter, 1% loss
     python bench/load.py --fetch json          # API clients instead of browsers
 
-The phones (bench/phones.py) do by default what a browser does (static/js/app.js): on
-`changed` each fetches its HTML partial, and taps are the partial's own forms, posted as
-htmx posts them. A phone "thinks" --think seconds (+-20%) before a move; after a hand
+The phones (bench/phones.py) do by default what the page does (static/js/ui/bridge.js):
+each socket asks for `want: "partial"` and is pushed its seat's HTML partial as `view`
+after every change (`--fetch browser`: on `changed` each fetches its partial, the page's
+way before issue 14 phase 2), and taps are the partial's own forms, posted as htmx posts them. A phone "thinks" --think seconds (+-20%) before a move; after a hand
 everyone taps Next hand. Every phone has its own source address (127.0.0.2, 127.0.0.3,
 ...), as phones on a LAN do, so the server's per-client rate limit applies per phone.
 The server is `baraha serve` itself (bench/loadserver.py): `python -m webapp serve --host
@@ -68,8 +69,13 @@ async def setup(run: Run, base: str, ips) -> None:
 
     async def one_table(s, addresses):
         async with gate:
-            async with s.post(f"{base}/api/tables", json={"game": run.game, "players": players}) as r:
-                code = (await r.json())["code"]
+            # Made from its first phone's address: the server bounds the open tables one
+            # address may make (TABLES_PER_CLIENT), as it should.
+            async with aiohttp.ClientSession(
+                    connector=aiohttp.TCPConnector(local_addr=(addresses[0], 0))) as ms:
+                async with ms.post(f"{base}/api/tables",
+                                   json={"game": run.game, "players": players}) as r:
+                    code = (await r.json())["code"]
             run.seats[code] = players
             for seat, ip in enumerate(addresses):
                 async with aiohttp.ClientSession(
@@ -149,7 +155,8 @@ async def level(args, tables: int, folder: Path) -> dict:
             connected = sum(p.sio.connected for p in run.phones)
             run.stopping = True
             await asyncio.gather(*(p.close() for p in run.phones), return_exceptions=True)
-            return {"tables": tables, "error": f"{type(e).__name__}: only {connected} of "
+            return {"server_log_tail": (folder / "server.log").read_text()[-1500:].splitlines(),
+                    "tables": tables, "error": f"{type(e).__name__}: only {connected} of "
                     f"{tables * PLAYERS[args.game]} phones could connect (server threads: "
                     f"{args.threads or 'as serve.py sets them'})"}
         setup_s = time.perf_counter() - t_setup
@@ -202,7 +209,7 @@ async def level(args, tables: int, folder: Path) -> dict:
             "client_cpu_percent_of_one_core": round(
                 100 * ((me1.user + me1.system) - (me0.user + me0.system)) / wall, 1),
             "load_average_1min": [round(load0[0], 2), round(os.getloadavg()[0], 2)],
-            "stale_409": run.stale, "errors": run.errors,
+            "stale_409": run.stale, "errors": run.errors, "views_pushed": run.views_pushed,
         }
         if quota:
             periods = throttled1.get("nr_periods", 0) - throttled0.get("nr_periods", 0)
@@ -248,8 +255,9 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=1, help="runs per level; their median is shown [1]")
     ap.add_argument("--think", type=float, default=1.0, help="a phone's think time, seconds [1.0]")
     ap.add_argument("--game", choices=sorted(PLAYERS), default="tongits")
-    ap.add_argument("--fetch", choices=("browser", "partial", "json"), default="browser",
-                    help="what a phone does (bench/phones.py): browser [default], partial, json")
+    ap.add_argument("--fetch", choices=("push", "browser", "partial", "json"), default="push",
+                    help="what a phone does (bench/phones.py): push [default, as the page], "
+                         "browser (changed, then GET), partial, json")
     ap.add_argument("--slow-host", type=float, metavar="SHARE",
                     help="hold the server to SHARE of one core (e.g. 0.25) with a cgroup quota")
     ap.add_argument("--wifi", action="store_true",

@@ -1,13 +1,18 @@
 """bench/load.py's phones: each a Socket.IO client and an HTTP client, as a phone is.
 
-Three ways to be a phone (--fetch):
-- `browser` (the default): what static/js/app.js does. The socket connects with the seat
+Four ways to be a phone (--fetch):
+- `push` (the default): what the page (static/js/ui/bridge.js) does since phase 2 of issue
+  14: as `browser`, but the socket asks for `auth: {code, want: "partial"}` and the server
+  pushes this seat's partial as `view` {version, html}; no GET after a move.
+- `browser`: what the page did before, and what it does against a server without the push.
+  The socket connects with the seat
   cookie and `auth: {code}`; on `changed` the phone GETs its HTML partial (/t/CODE/view,
   with HX-Request and, as over http, Accept-Encoding: gzip, deflate); its moves are the partial's own
   `form.act` buttons (their hidden `action` field); a tap POSTs that form to /t/CODE/act
   (form fields, CSRF cookie and header, as htmx sends them) and swaps in the partial that
   comes back. So a move of a three-phone table costs the server one POST that renders the
-  actor's partial, and two GETs of the others' partials.
+  actor's partial, and two GETs of the others' partials (the actor's phone skips the
+  `changed` of the version its own POST just showed).
 - `partial`: the JSON API for moves (POST /api/.../actions) and the partial on `changed`,
   plus the JSON view when the partial says it is this phone's turn (the older bench mode).
 - `json`: an API client: the JSON view on `changed`, moves by the JSON API.
@@ -46,18 +51,30 @@ class Phone:
         self.fetching = False
         self.again = False
         self.acting = False
+        self.own = None             # the version this phone's own POST answer showed
+        self.posting, self.pending = False, None    # browser: a `changed` heard mid-POST
         self.sio.on("changed", self.on_changed)
+        self.sio.on("view", self.on_view)
 
     async def open(self) -> None:
         cookie = f"baraha_{self.table}={self.token}; baraha-csrf={self.csrf}"
         headers = {"Cookie": cookie}
-        if self.run.fetch == "browser":
+        if self.run.fetch in ("browser", "push"):
             headers.update(BROWSER_HEADERS, Origin=self.run.base)
         else:
             headers["Authorization"] = f"Bearer {self.token}"
         self.http = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=2), headers=headers)
         auth = {"code": self.table} if self.run.fetch == "browser" else {"token": self.token}
+        if self.run.fetch == "push":
+            auth = {"code": self.table, "want": "partial"}
+        # The socket from the phone's own address too (webapp/sockguard.py bounds the
+        # connections per address, as it should: a LAN's phones each have their own).
+        self.sock_http = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=1))
+        self.sio = socketio.AsyncClient(reconnection=False, http_session=self.sock_http)
+        self.sio.on("changed", self.on_changed)
+        self.sio.on("view", self.on_view)
         await self.sio.connect(self.run.base, auth=auth, headers={"Cookie": cookie},
                                transports=["websocket"], wait_timeout=20)
 
@@ -68,16 +85,41 @@ class Phone:
             pass
         if self.http:
             await self.http.close()
+        if getattr(self, "sock_http", None):
+            await self.sock_http.close()
 
     async def on_changed(self, data) -> None:
         v = data.get("version", -1) if isinstance(data, dict) else -1
         self.run.pushes.setdefault((self.table, self.seat), []).append((v, time.perf_counter()))
+        if self.run.fetch == "push":
+            return              # the server pushes this phone's view itself
+        if self.run.fetch == "browser":
+            if self.posting:    # the page waits for its POST's answer (bridge.js)
+                self.pending = max(self.pending if self.pending is not None else -1, v)
+                return
+            if v == self.own and v == self.version:
+                self.own = None     # the page does not fetch what its own POST just showed
+                return
         # A browser (app.js) fetches on equal versions too (a phone came or went: "away").
         if v > self.version or v == -1 or (v == self.version and self.run.fetch == "browser"):
             if self.fetching:
                 self.again = True
             else:
                 asyncio.get_running_loop().create_task(self.fetch())
+
+    def on_changed_later(self, v: int) -> None:
+        if self.fetching:
+            self.again = True
+        else:
+            asyncio.get_running_loop().create_task(self.fetch())
+
+    async def on_view(self, data) -> None:
+        done = time.perf_counter()
+        if not isinstance(data, dict) or not isinstance(data.get("html"), str):
+            return self._error("bad view")
+        self.run.pushes.setdefault((self.table, self.seat), []).append((data.get("version", -1), done))
+        self.run.views_pushed += 1
+        self._partial(data["html"], done)
 
     async def fetch(self) -> None:
         self.fetching = True
@@ -98,7 +140,7 @@ class Phone:
 
     async def _fetch_once(self) -> None:
         run = self.run
-        partial = run.fetch in ("partial", "browser")
+        partial = run.fetch in ("partial", "browser", "push")
         path = f"/t/{self.table}/view" if partial else f"/api/tables/{self.table}"
         start = time.perf_counter()
         for attempt in (1, 2):
@@ -120,7 +162,7 @@ class Phone:
         run.fetches += 1
         if run.measuring:
             run.fetch_ms.append((done - start) * 1000)
-        if run.fetch == "browser":
+        if run.fetch in ("browser", "push"):
             self._partial(body, done)
         elif partial:
             m = _VERSION.search(body)
@@ -157,7 +199,7 @@ class Phone:
                 self.maybe_act()
 
     def _can_act(self) -> bool:
-        if self.run.fetch == "browser":
+        if self.run.fetch in ("browser", "push"):
             return bool(self.moves)
         return bool(self.view and self.view["legal"])
 
@@ -173,7 +215,8 @@ class Phone:
             if run.stopping or not self._can_act():
                 return
             t0 = time.perf_counter()
-            if run.fetch == "browser":
+            self.posting = True
+            if run.fetch in ("browser", "push"):
                 form = {"csrf_token": self.csrf, "version": str(self.version),
                         "action": self.rng.choice(self.moves)}
                 async with self.http.post(f"{run.base}/t/{self.table}/act", data=form,
@@ -192,14 +235,18 @@ class Phone:
         except aiohttp.ClientError as e:
             return self._error(type(e).__name__)
         finally:
-            self.acting = False
+            self.acting = self.posting = False
         if status == 200:
             if run.measuring:
                 run.post_ms.append((done - t0) * 1000)
-            if run.fetch == "browser":
+            if run.fetch in ("browser", "push"):
                 m = _VERSION.search(body)
                 run.acted(self.table, self.seat, int(m.group(1)) if m else -1, t0, done)
+                self.own = int(m.group(1)) if m else None
                 self._partial(body, done)
+                if self.pending is not None and self.pending > self.version:
+                    self.on_changed_later(self.pending)
+                self.pending = None
             else:
                 run.acted(self.table, self.seat, answer["version"], t0, done)
                 if answer["version"] > self.version:
@@ -207,7 +254,7 @@ class Phone:
                 self.maybe_act()
         elif status == 409:     # someone moved first ("next" is everyone's): redraw, go on
             run.stale += 1
-            if run.fetch == "browser":
+            if run.fetch in ("browser", "push"):
                 self._partial(body, done)
             else:
                 self.view = answer.get("view")
@@ -220,6 +267,7 @@ class Run:
     def __init__(self, base: str, tables: int, game: str, think: float, fetch: str):
         self.base, self.tables, self.game, self.think, self.fetch = base, tables, game, think, fetch
         self.phones: list[Phone] = []
+        self.views_pushed = 0                   # `view` pushes received (--fetch push)
         self.stopping = False
         self.measuring = False
         self.actions: list[tuple[str, int, int, float]] = []   # (table, seat, version, t0)

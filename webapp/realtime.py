@@ -15,6 +15,7 @@ from flask_socketio import SocketIO, join_room
 
 from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
+from .web import partials
 
 COOKIE_PREFIX = "baraha_"
 
@@ -42,6 +43,7 @@ def init_realtime(app) -> None:
 
 def notify(code: str, version: int) -> None:
     socketio.emit("changed", {"version": version}, to=code)
+    partials.push(socketio, code)       # the connections that asked for their partial
 
 
 def seat_room(code: str, seat: int) -> str:
@@ -96,6 +98,8 @@ def on_connect(auth=None):
         guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
     join_room(table.code)
     join_room(seat_room(table.code, seat))
+    if isinstance(auth, dict) and auth.get("want") == "partial":
+        partials.want(table.code, seat, request.sid)    # pushed to request.sid only
     with _lock:
         _sockets[request.sid] = (table, seat)
     table.connected(seat, +1)
@@ -107,4 +111,5 @@ def on_disconnect(*_reason):
         found = _sockets.pop(request.sid, None)
     if found:
         table, seat = found
+        partials.gone(table.code, request.sid)
         table.connected(seat, -1)

@@ -241,6 +241,7 @@ class Seat:
     def __init__(self, game: "Game", seat: int, kind: str, http):
         self.game, self.seat, self.kind, self.http = game, seat, kind, http
         self.token = None
+        self.wants = False      # its socket asked for its partial (`view`)
         self.csrf = None
         self.socket = None
         self.seen = -1              # the version this seat last looked at
@@ -362,6 +363,8 @@ class Game:
         self.table = None
         self.seats: list[Seat] = []
         self.secrets: set[str] = set()
+        self.views_pushed = 0
+        self.push = True        # browsers of even seats ask for `view` (see join)
         self.received = 0
         self.refusals: dict[str, set[str]] = {}     # phase -> words of "not your card"
         self.hidden: dict[tuple[int, int], Hidden] = {}     # (version, seat) -> what it may not see
@@ -407,6 +410,11 @@ class Game:
             for event, args in s.socket.drain():
                 raw = json.dumps([event, args], ensure_ascii=False)
                 self.audit(s.seat, "socket message", raw)
+                if event == "view":     # only to a browser that asked, and its own seat
+                    assert s.wants and len(args) == 1 and list(args[0]) == ["version", "html"] \
+                        and f'data-seat="{s.seat}"' in args[0]["html"], f"unexpected view {raw[:300]}"
+                    self.views_pushed += 1
+                    continue
                 assert event == "changed" and len(args) == 1 and list(args[0]) == ["version"] \
                     and isinstance(args[0]["version"], int), f"unexpected push {raw}"
 
@@ -463,7 +471,13 @@ class Game:
                 "csrf_token": s.csrf, "name": f"P{s.seat}", "seat": str(s.seat)}), "POST join form")
             assert r.status == 302, r.body[:300]
             s.token = s.http.cookie(f"baraha_{code}")
-            auth, cookie = None, f"baraha_{code}={s.token}"
+            # Half the browsers ask for their partial over the socket (`view`, its HTML
+            # audited like every other socket message), half are told `changed` only.
+            # In process only, where a push arrives as it is emitted: over the wire a late
+            # `view` of the last hand's showdown would be audited against the next deal.
+            s.wants = self.push and s.seat % 2 == 0
+            auth = {"want": "partial"} if s.wants else None
+            cookie = f"baraha_{code}={s.token}"
         self.secrets.add(s.token)
         s.socket = self.new_socket(s.http, auth, cookie)
 
@@ -604,16 +618,18 @@ def seeded_bots(monkeypatch):
 
 
 def run_games(app, kind, seeds, new_http, new_socket, live=False, kinds=None):
-    stats = {"games": 0, "moves": 0, "received": 0, "hands": 0, "events": 0}
+    stats = {"games": 0, "moves": 0, "received": 0, "hands": 0, "events": 0, "views": 0}
     t0 = time.perf_counter()
     for seed in seeds:
         g = Game(app, seed, kind, new_http, new_socket, kinds)
+        g.push = not live
         g.start()
         stats["moves"] += g.play(hands=1, extra_moves=g.rng.randrange(3))
         g.finish(live)
         stats["games"] += 1
         stats["received"] += g.received
         stats["events"] += g.events_seen
+        stats["views"] += g.views_pushed
         stats["hands"] += g.table.hand_number
         for phase, words in g.refusals.items():
             assert len(words) == 1, f"the refusal depends on where the card is: {words}"
@@ -632,6 +648,7 @@ def test_audit_in_process(tmp_path_factory, server_log, seeded_bots):
             assert stats["games"] == n and stats["hands"] >= 2 * n, stats
             assert stats["received"] > 10 * n, stats
             assert stats["events"] > 10 * n, stats
+            assert stats["views"] > 5 * n, stats       # the pushed partials were audited too
     finally:
         tables_of(app).shutdown()
     check_log(server_log, 2 * n)

@@ -176,7 +176,18 @@ class Table:
             return self._view(seat)
 
     def _view(self, seat: int, acting: bool = False) -> dict:
-        return table_view(self, seat, acting)
+        # A view is a function of the version, the seat and who is connected ("away"):
+        # one move asks for each seat's several times (the answer, the pushes, the GETs).
+        # Kept for the current version only; callers read views, never change them.
+        online = tuple(st.sockets > 0 for st in self.seats)
+        key = (self.version, seat, acting, online)
+        kept = self.__dict__.setdefault("_views", {})
+        view = kept.get(key)
+        if view is None:
+            if kept and next(iter(kept))[0] != self.version:
+                kept.clear()
+            view = kept[key] = table_view(self, seat, acting)
+        return view
 
     def chips(self) -> list[int]:
         """The running ledger: every hand's net so far, this hand's antes included."""

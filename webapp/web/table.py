@@ -23,7 +23,7 @@ from ..errors import BadRequest, Stale, Unauthorized, WebError
 from ..realtime import cookie_name, nudge as push_nudge
 from ..tables import claims, tables_of
 from ..tables.language import TABLE_ACTIONS
-from . import guard, present
+from . import guard, partials, present
 from .lobby import GAMES, rules_for, set_seat_cookie
 
 bp = Blueprint("table", __name__, url_prefix="/t")
@@ -107,7 +107,7 @@ def _page(table, view: dict, toast: str | None = None, status: int = 200):
 
 
 def _partial(view: dict, status: int = 200, toast: str | None = None) -> Response:
-    resp = make_response(render_template("table/_table.html", **_context(view)), status)
+    resp = make_response(partials.render(view, _context(view)), status)
     resp.headers["Cache-Control"] = "no-store"
     if toast:
         resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": str(toast)})

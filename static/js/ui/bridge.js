@@ -20,19 +20,37 @@ document.body.addEventListener("htmx:beforeRequest", (e) => {
     const d = elt.getAttribute("data-do");
     if (d !== "draw" && d !== "take") clearFresh();
     $$("form.act button").forEach((b) => { b.disabled = true; });   // no double tap
+    posting = true;
   }
 });
-document.body.addEventListener("htmx:beforeSwap", (e) => {
-  if (e.detail.target !== root) return;
-  const m = /data-version="(\d+)"/.exec(e.detail.serverResponse || "");
-  if (m && +m[1] < version()) { e.detail.shouldSwap = false; return; }  // an older answer arrived late
+// The version our own tap's answer swapped in: its `changed` is not fetched again. The
+// `changed` usually arrives while the tap's POST is still out: it waits for the answer.
+let ownVersion = null, posting = false, pending = null;
+function versionOf(text) {
+  const m = /data-version="(\d+)"/.exec(text || "");
+  return m ? +m[1] : null;
+}
+function beforeSwap(text) {
+  const v = versionOf(text);
+  if (v !== null && v < version()) return false;   // an older answer arrived late
   $$("details[id]", root).forEach((d) => { openDetails[d.id] = d.open; });
   before = snapshot();
   focusWasIn = root.contains(document.activeElement) && document.activeElement !== root;
   focusBefore = focusWasIn ? focusKey(document.activeElement) : null;
+  return true;
+}
+document.body.addEventListener("htmx:beforeSwap", (e) => {
+  if (e.detail.target !== root) return;
+  if (!beforeSwap(e.detail.serverResponse)) { e.detail.shouldSwap = false; return; }
+  const elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+  if (elt && elt.matches && elt.matches("form.act") && e.detail.xhr && e.detail.xhr.status < 300) {
+    ownVersion = versionOf(e.detail.serverResponse);
+  }
 });
 document.body.addEventListener("htmx:afterSwap", (e) => {
-  if (e.detail.target !== root) return;
+  if (e.detail.target === root) afterSwap();
+});
+function afterSwap() {
   $$("details[id]", root).forEach((d) => { if (openDetails[d.id]) d.open = true; });
   const keep = saved;
   picks().forEach((b) => {
@@ -64,8 +82,16 @@ document.body.addEventListener("htmx:afterSwap", (e) => {
   const res = $("#result");
   if (res && b && !b.result) res.scrollIntoView({ block: "start", behavior: motion() ? "smooth" : "auto" });
   afterView(true);
-});
-document.body.addEventListener("htmx:afterRequest", () => {
+}
+document.body.addEventListener("htmx:afterRequest", (e) => {
+  const elt = e.detail.elt;
+  if (posting && elt && elt.matches && elt.matches("form.act")) {
+    posting = false;
+    const v = pending;
+    pending = null;
+    // Newer than what our answer showed (or the answer failed): fetch; else it was ours.
+    if (v !== null && (v > version() || !e.detail.successful) && window.barahaResync) window.barahaResync();
+  }
   $$("form.act button").forEach((b) => { b.disabled = false; });
   keepSelection(selected());     // refused (nothing swapped): the selection stays for the next push
 });
@@ -147,9 +173,11 @@ function connect() {
     if (words) banner.textContent = words;
     banner.hidden = !on;
   }
+  // want: "partial" (docs/API.md): the server pushes this seat's new partial as `view`
+  // over this connection, in this phone's language, instead of "changed, then GET".
   const socket = window.io({
     transports: ["websocket", "polling"], tryAllTransports: true,
-    auth: { code: root.getAttribute("data-code") },
+    auth: { code: root.getAttribute("data-code"), want: "partial" },
   });
   window.socket = socket;
   socket.on("connect", () => {
@@ -161,9 +189,25 @@ function connect() {
     if (socket.active) offline(true, S.reconnecting);
     else offline(true, S.refused);
   });
+  let pushed = false, lastHtml = null;
+  socket.on("view", (msg) => {
+    pushed = true;
+    if (!msg || typeof msg.html !== "string" || msg.html === lastHtml) return;
+    lastHtml = msg.html;
+    if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
+    if (!beforeSwap(msg.html)) return;
+    root.innerHTML = msg.html;
+    window.htmx.process(root);
+    afterSwap();
+  });
   socket.on("changed", (msg) => {
+    if (pushed) return;             // the server sends this phone its view itself
+    if (!msg || typeof msg.version !== "number") { resync(); return; }
+    if (posting) { pending = Math.max(pending === null ? -1 : pending, msg.version); return; }
+    // Our own tap's answer already showed this version: do not fetch it again (once).
+    if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
     // Equal versions too: a player's connection came or went (shown as "away").
-    if (!msg || typeof msg.version !== "number" || msg.version >= version()) resync();
+    if (msg.version >= version()) resync();
   });
   // Someone tapped "Nudge" on this player's box: only this seat's phones get it.
   socket.on("nudge", () => { turnCue(); toast(S.nudged); });
