@@ -23,7 +23,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import Blueprint, abort, current_app, redirect, request
+from flask import request
 from flask_babel import Babel, Domain, get_locale
 
 COOKIE = "baraha-lang"
@@ -31,9 +31,6 @@ LOCALES = ("en", "fil")              # what the picker offers; "en" needs no cat
 ALIASES = {"tl": "fil"}              # Tagalog: the same language for this app
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DOMAIN = "messages"
-
-bp = Blueprint("i18n", __name__)
-
 
 def compile_po(path: Path) -> Translations:
     """A .po file as gettext translations, compiled in memory (fuzzy entries left out)."""
@@ -108,33 +105,6 @@ def _vary(response):
     return response
 
 
-def _back_to() -> str:
-    """Where the picker's post goes back to: a path on this site, never another site."""
-    target = request.form.get("next") or "/"
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return "/"
-    return target
-
-
-@bp.post("/lang")
-def choose():
-    """The language picker in Settings: a cookie for this phone, then back to the page."""
-    from .web import guard
-
-    guard.check()
-    lang = request.form.get("lang", "")
-    resp = redirect(_back_to(), 303)
-    if lang == "phone":             # follow the phone's own language again
-        resp.delete_cookie(COOKIE, path="/")
-    elif lang in LOCALES:
-        # Not HttpOnly: the offline page (kept by the service worker) reads it to pick its words.
-        resp.set_cookie(COOKIE, lang, max_age=400 * 24 * 3600, path="/", samesite="Lax",
-                        secure=request.is_secure)
-    else:
-        abort(400, f"unknown language {lang[:20]!r} (one of: phone, {', '.join(LOCALES)})")
-    return resp
-
-
 def here() -> str:
     """The page to come back to after choosing a language (a GET address of this site)."""
     if request.method == "GET" and not request.headers.get("HX-Request"):
@@ -177,4 +147,3 @@ def init_i18n(app) -> None:
     app.extensions["baraha.translate"] = translate
     app.extensions["baraha.ngettext"] = translate_plural
     app.after_request(_vary)
-    app.register_blueprint(bp)
