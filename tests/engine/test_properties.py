@@ -12,6 +12,8 @@ from webapp.engine.actions import Action
 from webapp.engine.errors import IllegalAction
 from webapp.engine.views import view_for
 
+from tests.web.test_hidden import public
+
 TABLES = [("tongits", 3, {}), ("tongits", 3, {"jackpot": 0, "sapaw_blocks_draw": "hand"}),
           ("tonk", 2, {}), ("tonk", 3, {"upcard": False}), ("tonk", 4, {"hand_size": 7}),
           ("tonk", 5, {"hit_lock": 2}), ("tonk", 6, {"low_deal_double": True})]
@@ -80,7 +82,7 @@ def test_random_playouts_keep_the_rules(name, players, options, seed):
             events = view.pop("events")
             assert not hidden & set(_strings(view)), "a view shows a hidden card"
             # Events name only cards once face up, and the seat's own.
-            named = {C.text(c) for c in _public(hand, seat)}
+            named = public(hand, seat)
             assert not (hidden & set(_strings(events))) - named, "an event shows a hidden card"
             assert not any("stock" in e for e in events)
         if hand.over:
@@ -105,19 +107,6 @@ def test_random_playouts_keep_the_rules(name, players, options, seed):
     for action in steps:
         again = game.apply(again, action)
     assert game.outcome(again) == game.outcome(end)
-
-
-def _public(hand, seat):
-    """Cards the events may name for `seat`: every card once face up, and its own."""
-    out = set()
-    for e in hand.events:
-        a = e.action
-        if a is None:
-            continue
-        if a.do in ("discard", "layoff", "take") or (a.do == "meld" and not a.face_down) \
-                or a.seat == seat:
-            out |= {c for c in (a.card, e.card) if c is not None} | set(a.cards or ())
-    return out
 
 
 def _strings(obj):
