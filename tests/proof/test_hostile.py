@@ -29,7 +29,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from markupsafe import escape
-from werkzeug.serving import make_server
 
 from webapp import create_app
 from webapp.engine.actions import Action
@@ -410,21 +409,6 @@ def test_every_post_from_a_foreign_origin_is_refused(world):
     r = browser.post(f"/t/{code}/act", data={**forms[f"/t/{code}/act"], "csrf_token": csrf},
                      headers={"Origin": "http://localhost", "HX-Request": "true"})
     assert r.status_code == 200
-
-
-@pytest.fixture
-def live(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "live.sqlite3"), "TESTING": True,
-                      "BOT_DELAY": 0, "RATE_LIMIT": None})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}"
-    code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 2}).json()["code"]
-    tokens = [requests.post(f"{base}/api/tables/{code}/seats", json={"name": n}).json()["token"]
-              for n in ("Ana", "Ben")]
-    yield base, code, tokens, app
-    server.shutdown()
-    tables_of(app).shutdown()
 
 
 def _hang_up(sio):

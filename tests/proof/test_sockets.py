@@ -9,31 +9,14 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 
 import pytest
 import requests
 import websocket  # websocket-client, python-socketio's own transport
-from werkzeug.serving import make_server
 
-from webapp import create_app, sockguard
+from webapp import sockguard
 from webapp.tables import tables_of
-
-
-@pytest.fixture
-def live(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "live.sqlite3"), "TESTING": True,
-                      "BOT_DELAY": 0, "RATE_LIMIT": None})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}"
-    code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 2}).json()["code"]
-    tokens = [requests.post(f"{base}/api/tables/{code}/seats", json={"name": n}).json()["token"]
-              for n in ("Ana", "Ben")]
-    yield base, code, tokens, app
-    server.shutdown()
-    tables_of(app).shutdown()
 
 
 def _ws(base):
