@@ -24,6 +24,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from flask import request
+from flask.globals import _cv_app, _cv_request
 from flask_babel import Babel, Domain, get_locale
 
 COOKIE = "baraha-lang"
@@ -62,11 +63,12 @@ class Catalogs(Domain):
     def __init__(self, catalogs: dict[str, Translations]):
         super().__init__(domain=DOMAIN)
         self.catalogs = catalogs
+        self.english = NullTranslations()   # one object: kept HTML is keyed by it
 
     def get_translations(self):
         locale = get_locale()
         found = self.catalogs.get(str(locale)) if locale is not None else None
-        return found if found is not None else NullTranslations()
+        return found if found is not None else self.english
 
 
 def known(tag: str | None) -> str | None:
@@ -114,32 +116,55 @@ def here() -> str:
     return ref[len(host):] if ref.startswith(host + "/") else "/"
 
 
-def translate(template: str) -> str:
-    """webapp/words' hook: a catalog template in this request's language (words are
-    formatted with str.format after, so no %-formatting here). Outside a request: English."""
-    from flask import has_request_context
-    from flask_babel import get_domain
+_NULL = NullTranslations()
 
-    if not template or not has_request_context():
-        return template
-    return get_domain().get_translations().gettext(template)
+
+def current() -> NullTranslations:
+    """This context's catalog. A partial asks for about 200 words, and Flask-Babel finds the
+    catalog again for each (proxies, `g`, the locale as a string: about 25 us a word, more
+    than the rest of the rendering), so it is found once and kept beside Flask-Babel's own
+    locale (force_locale replaces that locale, and with it what is kept here)."""
+    ctx = _cv_app.get(None)
+    if ctx is None or _cv_request.get(None) is None:    # no request: English
+        return _NULL
+    babel = ctx.g.__dict__.get("_flask_babel")
+    locale = getattr(babel, "babel_locale", None)
+    kept = getattr(babel, "baraha_catalog", None)
+    if locale is not None and kept is not None and kept[0] is locale:
+        return kept[1]
+    found = ctx.app.extensions["baraha.catalogs"].get_translations()   # sets babel_locale
+    babel = ctx.g.__dict__.get("_flask_babel")
+    if babel is not None and getattr(babel, "babel_locale", None) is not None:
+        babel.baraha_catalog = (babel.babel_locale, found)
+    return found
+
+
+def translate(template: str) -> str:
+    """webapp/words' hook: a catalog template in this context's language (words are
+    formatted with str.format after, so no %-formatting here). Outside a request: English."""
+    return current().gettext(template) if template else template
 
 
 def translate_plural(singular: str, plural: str, n: int) -> str:
     """The ngettext twin of translate, for templates with a number in them."""
-    from flask import has_request_context
-    from flask_babel import get_domain
+    return current().ngettext(singular, plural, n)
 
-    if not has_request_context():
-        return singular if n == 1 else plural
-    return get_domain().get_translations().ngettext(singular, plural, n)
+
+def _gettext(string: str) -> str:
+    return current().gettext(string)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    return current().ngettext(singular, plural, n)
 
 
 def init_i18n(app) -> None:
     directory = Path(app.config.get("TRANSLATIONS_DIR") or TRANSLATIONS)
     app.config["TRANSLATIONS_DIR"] = str(directory)
     babel = Babel(app, locale_selector=select_locale, default_domain=DOMAIN)
-    babel.domain_instance = Catalogs(load_catalogs(directory))
+    babel.domain_instance = app.extensions["baraha.catalogs"] = Catalogs(load_catalogs(directory))
+    # The templates' _() and ngettext() through the kept catalog (see current()).
+    app.jinja_env.install_gettext_callables(gettext=_gettext, ngettext=_ngettext, newstyle=True)
     app.jinja_env.globals.update(page_lang=page_lang, lang_here=here, LOCALES=LOCALES,
                                  lang_cookie=lambda: known(request.cookies.get(COOKIE)))
     # webapp/words reads its sentences through this (webapp/web/present.py); the JSON

@@ -14,7 +14,6 @@ context made from those headers, sent to that connection (its sid) only.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 
 from flask import current_app, render_template, request
 from flask_babel import get_locale
@@ -22,30 +21,21 @@ from flask_babel import get_locale
 from ..tables import tables_of
 from . import guard
 
-MAX_KEPT = 96           # partials kept (~15 KB each): a move needs its own three for a moment
-_kept: OrderedDict = OrderedDict()
-_lock = threading.Lock()
-
 
 def _key(view, sort: str) -> tuple:
     online = tuple(bool(p.get("connected")) for p in view["players"])
-    return (id(current_app._get_current_object()), view.get("code"), view["version"],
-            view["seat"], online, str(get_locale()), sort, guard.csrf_token())
+    return (view.get("code"), view["version"], view["seat"], online, str(get_locale()), sort,
+            guard.csrf_token())
 
 
 def render(view, context: dict) -> str:
-    """The seat's `table/_table.html` for this view, from the cache when it is there."""
+    """The seat's `table/_table.html` for this view, from the kept ones when it is there."""
+    kept = current_app.extensions["baraha.fragments"]["partials"]
     key = _key(view, context["sort"])
-    with _lock:
-        html = _kept.get(key)
-        if html is not None:
-            _kept.move_to_end(key)
-            return html
-    html = render_template("table/_table.html", **context)
-    with _lock:
-        _kept[key] = html
-        while len(_kept) > MAX_KEPT:
-            _kept.popitem(last=False)
+    html = kept.get(key)
+    if html is None:
+        html = render_template("table/_table.html", **context)
+        kept.put(key, html)
     return html
 
 

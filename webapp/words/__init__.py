@@ -41,11 +41,17 @@ def join(items: list[str], translate: Translate = english) -> str:
     return translate(CATALOG["list.more"]).format(first=items[0], rest=join(items[1:], translate))
 
 
+def _labels(game: str) -> list[tuple[str, str]]:
+    prefix = f"{game}.label."
+    return [(k[len(prefix):], v) for k, v in CATALOG.items() if k.startswith(prefix)]
+
+
+_LABELS = {game: _labels(game) for game in ("tongits", "tonk")}
+
+
 def vocabulary(game: str | None, translate: Translate = english) -> dict:
     """A game's own words for buttons and labels: {"meld": "Spread", ...} in Tonk."""
-    game = game if game in ("tongits", "tonk") else "tongits"
-    prefix = f"{game}.label."
-    return {k[len(prefix):]: translate(v) for k, v in CATALOG.items() if k.startswith(prefix)}
+    return {k: translate(v) for k, v in _LABELS.get(game or "", _LABELS["tongits"])}
 
 
 class Words:

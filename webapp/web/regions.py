@@ -1,0 +1,86 @@
+"""What each kept region of the table is made from: one key function per template.
+
+A key names every part of the view (and of the page's context) that its template reads,
+directly or through the helpers it calls; webapp/web/fragments.py adds the phone's language.
+Two views with equal keys give the same HTML, so the region is made once and reused: by
+the other phones at the table (the piles, for the players not on turn) and by the next
+versions (the hands of the players who did not move, the melds on the table, the result).
+tests/web/test_fragments.py plays hands and checks every kept region against a fresh one.
+
+When a template reads something new, its key here must name it too.
+"""
+from __future__ import annotations
+
+from . import guard
+
+
+def freeze(value):
+    """A view's lists and dicts as tuples: something a key can hold."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def _names(view) -> tuple:
+    return tuple((p.get("seat"), p.get("name")) for p in view["players"])
+
+
+def _me(view) -> dict:
+    return next((p for p in view["players"] if p.get("seat") == view["seat"]), {})
+
+
+def hand(c) -> tuple:
+    """_hand.html: your cards in the order chosen, their meld marks, your facts line."""
+    v = c["view"]
+    return (v["seat"], v.get("turn") == v["seat"], freeze(_me(v)), v.get("deadwood"),
+            tuple(v.get("hand") or ()), v.get("most_cards"), v.get("result") is not None,
+            v.get("dealer"), v.get("game"), c["sort"], _names(v))
+
+
+def piles(c) -> tuple:
+    """_piles.html: stock, discard (its top three), side pot, and whether you may tap them."""
+    v = c["view"]
+    pile = v.get("discard_pile") or []
+    legal = {a.get("do") for a in v.get("legal") or []}
+    return ("draw" in legal, "take" in legal, v.get("stock"), tuple(pile[-3:]), len(pile),
+            v.get("discard_top"), v.get("game"), v.get("pot"))
+
+
+def lanes(c) -> tuple:
+    """_lanes.html: everyone's melds, in turn order from the next player, yours last."""
+    v = c["view"]
+    return (v["seat"], _names(v), freeze(v.get("melds") or []), v.get("game"))
+
+
+def result(c) -> tuple:
+    """_result.html: a finished hand, worded for this seat (its net, "You")."""
+    v = c["view"]
+    return (v.get("code"), v.get("hand_number"), v["seat"], _names(v), freeze(v.get("result")),
+            tuple(p.get("chips") for p in v["players"]), freeze(v.get("melds") or []),
+            len(v.get("events") or ()), v.get("game"), v.get("pot"))
+
+
+def opponent(c) -> tuple:
+    """_opponent.html: one other player's box (`p`), with `did` since your last turn; its
+    nudge form (the player on turn) carries this phone's CSRF token."""
+    v, p = c["view"], c["p"]
+    turn = v.get("turn") == p.get("seat")
+    result = v.get("result")
+    nudge = turn and not p.get("bot") and result is None and not v.get("closed")
+    return (v.get("code"), freeze(p), turn, v.get("dealer") == p.get("seat"), result is not None,
+            p.get("seat") in (result or {}).get("burned", ()), v.get("closed"), v.get("phase"),
+            v.get("game"), c["did"], guard.csrf_token() if nudge else None)
+
+
+def host(c) -> tuple:
+    """_host.html: the host's seat controls (forms with this phone's CSRF token)."""
+    v = c["view"]
+    return (v.get("code"), v["seat"], c.get("waiting"), guard.csrf_token(),
+            tuple((p.get("seat"), p.get("name"), p.get("bot"), p.get("connected"))
+                  for p in v["players"]))
+
+
+KEYS = {"hand": hand, "piles": piles, "lanes": lanes, "result": result, "host": host,
+        "opponent": opponent}
