@@ -7,9 +7,11 @@ and a millisecond or two a region, three times a move (once per phone). So each 
 kept under a key that holds everything it is made from, and made again only when that
 changes:
 
-- a card (`face`, `pick`, `back` of _cards.html): its arguments and the phone's language;
+- a card (`face`, `pick`, `back` of _cards.html) and an icon (`icon` of _dialogs.html):
+  its arguments and the phone's language;
 - a move's form (`move_form(kind, action)`, table/_forms.html): the move, what its button
   shows, the table and the phone's CSRF token; the view's version is filled in each time;
+- a sentence of the story (webapp/words `Words.event`): the event, the reader, the names;
 - a region of the table (`region(name)`): the key function of that region in
   webapp/web/regions.py, which names every part of the view its template reads.
 
@@ -36,6 +38,7 @@ MAX_CARDS = 4096        # a card's HTML is ~400 bytes: at most ~1.6 MB
 MAX_REGIONS = 1536      # a region is 1-6 KB; a three-phone table keeps ~15 alive
 MAX_FORMS = 4096        # a form is ~700 bytes; a turn shows up to ~30
 MAX_PARTIALS = 96       # whole partials (~15 KB): a move needs its own three for a moment
+MAX_LINES = 8192        # sentences of the story (~60 bytes), per reader and language
 
 
 class Kept:
@@ -82,14 +85,14 @@ def install(app) -> None:
         return
     cards, regions, forms = Kept(MAX_CARDS), Kept(MAX_REGIONS), Kept(MAX_FORMS)
     app.extensions["baraha.fragments"] = {"cards": cards, "regions": regions, "forms": forms,
-                                          "partials": Kept(MAX_PARTIALS)}
+                                          "partials": Kept(MAX_PARTIALS), "lines": Kept(MAX_LINES)}
 
-    def macro(name: str):
+    def macro(template: str, name: str):
         def made(*args, **kwargs):
             key = (i18n.current(), name, args, tuple(sorted(kwargs.items())))
             html = cards.get(key)
             if html is None:
-                html = Markup(getattr(env.get_template("_cards.html").module, name)(*args, **kwargs))
+                html = Markup(getattr(env.get_template(template).module, name)(*args, **kwargs))
                 cards.put(key, html)
             return html
         made.__name__ = name
@@ -122,8 +125,9 @@ def install(app) -> None:
             forms.put(key, html)
         return Markup(html.replace(HOLE, str(view["version"])))
 
-    env.globals.update(_baraha_fragments=True, list_items=list_items, move_form=move_form, face=macro("face"), pick=macro("pick"),
-                       back=macro("back"), region=region)
+    env.globals.update(_baraha_fragments=True, list_items=list_items, move_form=move_form, face=macro("_cards.html", "face"),
+                       pick=macro("_cards.html", "pick"), back=macro("_cards.html", "back"),
+                       icon=macro("_dialogs.html", "icon"), region=region)
 
 
 def list_items(lines) -> Markup:

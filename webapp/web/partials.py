@@ -13,6 +13,8 @@ context made from those headers, sent to that connection (its sid) only.
 """
 from __future__ import annotations
 
+import io
+import sys
 import threading
 
 from flask import current_app, render_template, request
@@ -78,13 +80,12 @@ def push(socketio, code: str) -> None:
 
 def _render_for(app, code: str, seat: int, env: dict) -> tuple[str, int]:
     from .table import _context      # the page's own context: the same HTML as GET
-    headers = {"Cookie": env.get("HTTP_COOKIE", ""),
-               "Accept-Language": env.get("HTTP_ACCEPT_LANGUAGE", "")}
-    base = f"{env.get('wsgi.url_scheme', 'http')}://{env.get('HTTP_HOST', 'localhost')}"
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": f"/t/{code}/view", "QUERY_STRING": "",
+               "SERVER_PROTOCOL": "HTTP/1.1", "SERVER_NAME": "localhost", "SERVER_PORT": "80",
+               "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(), "wsgi.errors": sys.stderr,
+               **env}
     # A fresh app context first: otherwise, inside the actor's POST, this render would share
     # that request's `g` (its CSRF token, its locale) instead of having this phone's own.
-    with app.app_context(), app.test_request_context(
-            f"/t/{code}/view", base_url=base, headers=headers,
-            environ_base={"REMOTE_ADDR": env.get("REMOTE_ADDR", "")}):
+    with app.app_context(), app.request_context(environ):
         view = tables_of(app).get(code).view(seat)
         return render(view, _context(view)), view["version"]

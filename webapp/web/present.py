@@ -94,12 +94,15 @@ def _translate():
 
 
 def _words(view: dict, spoken: bool = False) -> W.Words:
-    """The reader's words: its own seat is "You"; cards as labels, or names when spoken."""
+    """The reader's words: its own seat is "You"; cards as labels, or names when spoken.
+    Sentences are kept per language (webapp/web/fragments.py), made once per event."""
+    from .. import i18n
+    memo = current_app.extensions["baraha.fragments"]["lines"] if has_app_context() else None
     if spoken:
-        return W.Words(view, viewer=view.get("seat"), card=card_name,
-                       cards=cards_spoken, translate=_translate())
+        return W.Words(view, viewer=view.get("seat"), card=card_name, cards=cards_spoken,
+                       translate=_translate(), memo=memo, memo_key=(i18n.current(), True))
     return W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
-                   translate=_translate())
+                   translate=_translate(), memo=memo, memo_key=(i18n.current(), False))
 
 
 def name_of(view: dict, seat) -> str:
@@ -119,9 +122,10 @@ def story(view: dict) -> list[str]:
     return _words(view).lines()
 
 
-def story_spoken(view: dict) -> list[str]:
-    """The same lines for a screen reader: cards by name ("seven of hearts")."""
-    return _words(view, spoken=True).lines()
+def story_spoken(view: dict, last: int | None = None) -> list[str]:
+    """The same lines for a screen reader: cards by name ("seven of hearts"); with `last`,
+    those of the last `last` events only."""
+    return _words(view, spoken=True).lines(last)
 
 
 def turn_words(view: dict) -> str:
@@ -195,11 +199,17 @@ def sort_of(cookie: str | None) -> str:
 def best_melds(hand) -> list[list[str]]:
     """The melds of the best split of the seat's own hand (Tong-its: the split with the
     least deadwood; Tonk the same runs and books), each in deck order. Own cards only."""
+    return [list(m) for m in _best_melds(tuple(hand or ()))]
+
+
+@lru_cache(maxsize=1024)
+def _best_melds(hand: tuple) -> tuple:
+    # A hand's order, marks and Arrange all ask for its split: it is found once per hand.
     try:
         from ..engine import cards as C, melds
-        return [C.texts(m) for m in melds.best_split([C.parse(t) for t in hand or []])[1]]
+        return tuple(tuple(C.texts(m)) for m in melds.best_split([C.parse(t) for t in hand])[1])
     except Exception:   # presentation only: never break a page over a hint
-        return []
+        return ()
 
 
 def arranged(hand) -> list[str]:

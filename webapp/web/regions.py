@@ -32,9 +32,10 @@ def _me(view) -> dict:
 
 
 def hand(c) -> tuple:
-    """_hand.html: your cards in the order chosen, their meld marks, your facts line."""
+    """_hand.html: your cards in the order chosen, their meld marks, your facts line (whose
+    turn it is shows in #view's data-mine, outside the region)."""
     v = c["view"]
-    return (v["seat"], v.get("turn") == v["seat"], freeze(_me(v)), v.get("deadwood"),
+    return (v["seat"], freeze(_me(v)), v.get("deadwood"),
             tuple(v.get("hand") or ()), v.get("most_cards"), v.get("result") is not None,
             v.get("dealer"), v.get("game"), c["sort"], _names(v))
 

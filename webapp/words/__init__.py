@@ -58,8 +58,11 @@ class Words:
     """The sentences of one view for one reader (see the module's docstring)."""
 
     def __init__(self, view, *, viewer: int | None = None, card=None, cards=None,
-                 translate: Translate | None = None):
+                 translate: Translate | None = None, memo=None, memo_key=None):
         self.view, self.viewer = view, viewer
+        # memo (get/put): sentences already made, under memo_key (the caller's language and
+        # card style) and all else a sentence is made from; a partial words the whole hand.
+        self.memo, self.memo_key = memo, memo_key
         self.game = view.get("game") or "tongits"
         self.t = translate or english
         self.card = card or (lambda c: c)
@@ -104,12 +107,15 @@ class Words:
         return join(items, self.t)
 
     # -- the story of the hand
-    def lines(self) -> list[str]:
+    def lines(self, last: int | None = None) -> list[str]:
+        """The story, a sentence or more per event; with `last`, only the sentences of the
+        last `last` events (at least that many lines: the tail of the whole story)."""
         events = self.view.get("events") or []
         empty = self._empty_draw(events)
         notice = self._stock_notice(events, empty)
         out = []
-        for i, e in enumerate(events):
+        start = 0 if last is None else max(0, len(events) - last)
+        for i, e in enumerate(events[start:], start):
             out.append(self.say("draw.empty", e["seat"]) if i == empty else self.event(e))
             out += self._auto_folds(events, i)
             if i == notice:
@@ -117,6 +123,17 @@ class Words:
         return out + self.ending(events)
 
     def event(self, e: dict) -> str:
+        if self.memo is None:
+            return self._event(e)
+        seen = self.visible is None or e.get("card") in self.visible    # see a_card
+        key = (self.memo_key, self.game, self.viewer, tuple(self.names), seen, repr(e))
+        line = self.memo.get(key)
+        if line is None:
+            line = self._event(e)
+            self.memo.put(key, line)
+        return line
+
+    def _event(self, e: dict) -> str:
         do, seat = e["do"], e.get("seat")
         if do == "deal":
             return self.say("deal", e["dealer"])
