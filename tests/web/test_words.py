@@ -108,3 +108,27 @@ def test_a_second_language_is_a_catalog_not_code():
     v = view("tongits", events=events, discard_pile=["KD", "QS"])
     assert Words(v, viewer=0, translate=lambda t: fil.get(t, t), card=present.card_label).lines() == [
         "Nagtapon si Cy ng K♦", "Nagtapon ka ng Q♠"]
+
+
+def test_the_last_events_alone_give_the_tail_of_the_story_and_kept_sentences_the_same_words():
+    from webapp.kept import Kept
+
+    # A Draw over a seat that never opened (an automatic fold), the stock's last card, an
+    # ending: the tail of the whole story, whatever the cut.
+    events = [{"do": "deal", "dealer": 0}, {"seat": 0, "do": "draw"},
+              {"seat": 0, "do": "meld", "cards": ["5H", "6H", "7H"]},
+              {"seat": 0, "do": "discard", "card": "9C"}, {"seat": 1, "do": "draw"},
+              {"seat": 1, "do": "discard", "card": "KD"}, {"seat": 2, "do": "draw"},
+              {"seat": 2, "do": "call_draw"}, {"seat": 0, "do": "challenge"}]
+    v = view("tongits", events=events, stock=0, opened1=False, discard_pile=["9C", "KD"],
+             result={"end": "draw", "winners": [0], "deadwood": [3, 20, 9], "lines": [],
+                     "burned": [1]})
+    whole = Words(v, viewer=0).lines()
+    for last in range(len(events) + 2):
+        tail = Words(v, viewer=0).lines(last)
+        assert len(tail) >= min(last, len(events)) and whole[-len(tail):] == tail, last
+    memo = Kept(100)
+    assert Words(v, viewer=0, memo=memo, memo_key="k").lines() == whole
+    assert Words(v, viewer=0, memo=memo, memo_key="k").lines() == whole and memo.hits
+    # Another reader, another language or another card style never reads these sentences.
+    assert Words(v, viewer=1, memo=memo, memo_key="k").lines() == Words(v, viewer=1).lines()

@@ -21,15 +21,15 @@ recently used go first), so a busy server's memory stays flat.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
-from jinja2 import pass_context
-from markupsafe import Markup, escape
+from collections import ChainMap
 
 from flask import url_for
+from jinja2 import Template, pass_context
+from jinja2.runtime import new_context
+from markupsafe import Markup, escape
 
 from .. import i18n
+from ..kept import Kept
 from . import guard, regions as keys
 
 HOLE = "\x00"          # where a kept form's version goes (no text of a form has it)
@@ -41,48 +41,27 @@ MAX_PARTIALS = 96       # whole partials (~15 KB): a move needs its own three fo
 MAX_LINES = 8192        # sentences of the story (~60 bytes), per reader and language
 
 
-class Kept:
-    """A bounded least-recently-used map, safe across the server's threads."""
+class FlatGlobals(Template):
+    """A template whose contexts copy its globals as one dict. Jinja keeps them as a
+    ChainMap over the environment's, and a new context (every include, region, macro
+    module) copies that key by key in Python: ~70 us for our 54 globals, more than most
+    regions take to render. Flattened at each context, so later changes still count."""
 
-    def __init__(self, most: int):
-        self.most = most
-        self._items: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
-        self.on = True          # off: nothing is kept (a test's fresh render to compare)
-
-    def get(self, key):
-        if not self.on:
-            return None
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                self.hits += 1
-            else:
-                self.misses += 1
-            return found
-
-    def put(self, key, value) -> None:
-        if not self.on:
-            return
-        with self._lock:
-            self._items[key] = value
-            while len(self._items) > self.most:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
+    def new_context(self, vars=None, shared=False, locals=None):
+        found = self.globals
+        if isinstance(found, ChainMap):
+            flat: dict = {}
+            for layer in reversed(found.maps):
+                flat.update(layer)
+            found = flat
+        return new_context(self.environment, self.name, self.blocks, vars, shared, found, locals)
 
 
 def install(app) -> None:
     env = app.jinja_env
     if env.globals.get("_baraha_fragments"):
         return
+    env.template_class = FlatGlobals        # before any template is loaded
     cards, regions, forms = Kept(MAX_CARDS), Kept(MAX_REGIONS), Kept(MAX_FORMS)
     app.extensions["baraha.fragments"] = {"cards": cards, "regions": regions, "forms": forms,
                                           "partials": Kept(MAX_PARTIALS), "lines": Kept(MAX_LINES)}
@@ -98,26 +77,38 @@ def install(app) -> None:
         made.__name__ = name
         return made
 
+    pick = macro("_cards.html", "pick")
+
+    def picks(cards, selectable: bool, marks: dict, order: list, meld_words: str) -> Markup:
+        """The cards of your hand, in order: `pick` for each (one template call, not five
+        a card). The first is the one in the Tab order; `order` is Arrange's order."""
+        return Markup("").join([pick(t, selectable, i == 0, marks.get(t), order.index(t), meld_words)
+                                for i, t in enumerate(cards)])
+
     @pass_context
-    def region(ctx, name: str, **more):
+    def region(ctx, name: str, hole: bool = False, **more):
         """{{ region("hand") }}: table/_hand.html in this context (and `more`), kept under
-        its key."""
+        its key. With `hole`, it is made with the view's version left open (its key does
+        not hold the version) and the version is filled in each time."""
         values = ctx.get_all()
         values.update(more)
         key = (i18n.current(), name, keys.KEYS[name](values))
         html = regions.get(key)
         if html is None:
+            if hole:
+                values["view"] = dict(values["view"], version=HOLE)
             html = Markup(env.get_template(f"table/_{name}.html").render(values))
             regions.put(key, html)
-        return html
+        return Markup(html.replace(HOLE, str(ctx["view"]["version"]))) if hole else html
 
     @pass_context
     def move_form(ctx, kind: str, action: dict, **shown):
         """{{ move_form("discard", a) }}: the macro `kind` of table/_forms.html for this move,
         kept with the version left open (one form per move, language, phone and table)."""
         view = ctx["view"]
-        key = (i18n.current(), kind, keys.freeze(action), keys.freeze(shown), view["code"],
-               guard.csrf_token())
+        # repr: a move and its shown parts are small dicts of strings and numbers, made
+        # by the same code each time (the same order), so equal moves print equal.
+        key = (i18n.current(), kind, repr(action), repr(shown), view["code"], guard.csrf_token())
         html = forms.get(key)
         if html is None:
             made = getattr(env.get_template("table/_forms.html").module, kind)
@@ -126,10 +117,15 @@ def install(app) -> None:
         return Markup(html.replace(HOLE, str(view["version"])))
 
     env.globals.update(_baraha_fragments=True, list_items=list_items, move_form=move_form, face=macro("_cards.html", "face"),
-                       pick=macro("_cards.html", "pick"), back=macro("_cards.html", "back"),
+                       pick=pick, picks=picks, slots=slots, back=macro("_cards.html", "back"),
                        icon=macro("_dialogs.html", "icon"), region=region)
 
 
 def list_items(lines) -> Markup:
     """<li> per line, escaped: the game log (a hundred lines; a Jinja loop costs 3 us a line)."""
     return Markup("".join([f"<li>{escape(line)}</li>" for line in lines]))
+
+
+def slots(n: int) -> Markup:
+    """The empty places of a hand that can hold more cards (they keep the box's size)."""
+    return Markup('<span class="slot" aria-hidden="true"></span>' * max(0, n))

@@ -11,7 +11,7 @@ When a template reads something new, its key here must name it too.
 """
 from __future__ import annotations
 
-from . import guard
+from . import guard, present
 
 
 def freeze(value):
@@ -75,6 +75,31 @@ def opponent(c) -> tuple:
             v.get("game"), c["did"], guard.csrf_token() if nudge else None)
 
 
+def moves(c) -> tuple:
+    """_moves.html: the buttons (each form with this phone's CSRF token), the sheets, the
+    idle line and the hint; the version is a hole (fragments.region). Parts of the view
+    count only where the template reads them (the discard for a take, the count for Call
+    Draw, Drop and the answer's hint...), so a player's box stays kept while others play."""
+    v = c["view"]
+    me = _me(v)
+    mine = v.get("turn") is not None and v.get("turn") == v["seat"] and not me.get("bot")
+    legal = v.get("legal") or []
+    does = {a.get("do") for a in legal}
+    over = v.get("result") is not None
+    hint = None
+    if mine and not over:     # the hint's own facts, read from the events
+        hint = (v.get("phase"), v.get("deadwood"),
+                present.draw_called(v) if v.get("phase") == "answer" else None,
+                present.draw_blocked(v))
+    return (v.get("code"), v["seat"], guard.csrf_token(), v.get("game"), mine, over,
+            repr(legal), hint,
+            tuple(c.get("waiting_for") or ()) if over else None,
+            _names(v) if over or "layoff" in does else None,
+            v.get("discard_top") if "take" in does else None,
+            v.get("deadwood") if does & {"call_draw", "drop"} else None,
+            repr(v.get("melds")) if "layoff" in does else None)
+
+
 def host(c) -> tuple:
     """_host.html: the host's seat controls (forms with this phone's CSRF token)."""
     v = c["view"]
@@ -84,4 +109,4 @@ def host(c) -> tuple:
 
 
 KEYS = {"hand": hand, "piles": piles, "lanes": lanes, "result": result, "host": host,
-        "opponent": opponent}
+        "opponent": opponent, "moves": moves}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..kept import Kept
 from .catalog import CATALOG
 
 Translate = Callable[[str], str]
@@ -68,6 +69,7 @@ class Words:
         self.card = card or (lambda c: c)
         self._cards = cards or (lambda cs: " ".join(self.card(c) for c in cs))
         self.names = [p.get("name") for p in view.get("players") or []]
+        self._memo_prefix = (memo_key, self.game, viewer, tuple(self.names))
         over = view.get("result") is not None
         melded = {c for m in view.get("melds") or [] for c in m["cards"] or []}
         self.visible = None if over else \
@@ -126,7 +128,7 @@ class Words:
         if self.memo is None:
             return self._event(e)
         seen = self.visible is None or e.get("card") in self.visible    # see a_card
-        key = (self.memo_key, self.game, self.viewer, tuple(self.names), seen, repr(e))
+        key = (self._memo_prefix, seen, repr(e))
         line = self.memo.get(key)
         if line is None:
             line = self._event(e)
@@ -340,6 +342,9 @@ def _order(c: str) -> tuple[int, int]:
     return "CDHS".index(c[-1]), ranks.index(c[:-1])
 
 
+_LOG = Kept(8192)     # the JSON log's sentences (English only, so one for every app)
+
+
 def log_lines(view) -> list[str]:
     """The view's `log`: English for programs, every seat by name, cards as texts."""
-    return Words(view).lines()
+    return Words(view, memo=_LOG, memo_key="log").lines()
