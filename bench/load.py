@@ -26,7 +26,13 @@ system time over the window, from /proc via psutil, divided by the moves made in
 includes every request its phones make for it), the time from a tap's POST to every other
 phone of that table having a view at least that new (p50, p90, p99, max, in ms), moves per
 second, memory (RSS, and per table over a fresh server's), the client's own CPU, the load
-average, and any errors. With --runs N, also the median of the N runs per T.
+average, and any errors. With --runs N, also the median of the N runs per T. Also: the
+socket connects tried again during the setup (a phone whose connect fails, e.g. a busy
+server that did not take its CONNECT within webapp/sockguard.py's 5 s, tries again as the
+page's socket.io client does, rather than ending the level), sockets the server dropped,
+requests resent after a keep-alive close, and requests cut off by the end of the level
+(not errors). A tap made in the window counts however late its answer comes: the level
+waits for it before it closes the phones.
 
 --slow-host SHARE runs the server in a cgroup held to SHARE of one core (a CPU quota, as
 root: bench/loadserver.py); --wifi puts bench/air.py between the phones and the server
@@ -65,9 +71,8 @@ async def setup(run: Run, base: str, ips) -> None:
     """Tables made and seats taken ten tables at a time, then the phones connect."""
     players = PLAYERS[run.game]
     gate = asyncio.Semaphore(10)
-    connector = aiohttp.TCPConnector(local_addr=("127.0.0.1", 0))
 
-    async def one_table(s, addresses):
+    async def one_table(addresses):
         async with gate:
             # Made from its first phone's address: the server bounds the open tables one
             # address may make (TABLES_PER_CLIENT), as it should.
@@ -85,19 +90,35 @@ async def setup(run: Run, base: str, ips) -> None:
                         token = (await r.json())["token"]
                 run.phones.append(Phone(run, code, seat, token, ip))
 
-    async with aiohttp.ClientSession(connector=connector) as s:
-        await asyncio.gather(*(one_table(s, [next(ips) for _ in range(players)])
-                               for _ in range(run.tables)))
-    # Connect in small batches (phones arrive over a minute in real life, not at once).
+    await asyncio.gather(*(one_table([next(ips) for _ in range(players)])
+                           for _ in range(run.tables)))
+    # Connect in small batches (phones arrive over a minute in real life, not at once). A
+    # phone whose connect fails tries again as the page does (Phone.open), so one busy
+    # moment of the server no longer ends the level.
     for i in range(0, len(run.phones), 20):
         await asyncio.gather(*(p.open() for p in run.phones[i:i + 20]))
 
 
 def source_addresses():
-    """127.0.0.2, 127.0.0.3, ...: every phone its own loopback address."""
+    """127.0.0.2 ... 127.0.0.254, then 127.0.1.1 ... 127.0.1.254, and so on (Linux answers
+    for all of 127.0.0.0/8 on lo): every phone its own loopback address, never .0 or .255,
+    none used twice (65,023 of them)."""
     for b in range(0, 256):
         for c in range(2 if b == 0 else 1, 255):
             yield f"127.0.{b}.{c}"
+
+
+def more_files() -> None:
+    """Each phone holds up to three sockets (its websocket, two HTTP): 600 phones need more
+    than the usual soft limit of 1024 file descriptors. Raise it to the hard limit."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = hard if hard != resource.RLIM_INFINITY else 65536
+        if soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, 65536), hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def pinned() -> bool:
@@ -154,16 +175,21 @@ async def level(args, tables: int, folder: Path) -> dict:
         except (asyncio.TimeoutError, socketio.exceptions.ConnectionError) as e:
             connected = sum(p.sio.connected for p in run.phones)
             run.stopping = True
+            await asyncio.sleep(max(1.0, args.think * 1.5))     # moves under way land
             await asyncio.gather(*(p.close() for p in run.phones), return_exceptions=True)
             return {"server_log_tail": (folder / "server.log").read_text()[-1500:].splitlines(),
                     "tables": tables, "error": f"{type(e).__name__}: only {connected} of "
                     f"{tables * PLAYERS[args.game]} phones could connect (server threads: "
-                    f"{args.threads or 'as serve.py sets them'})"}
+                    f"{args.threads or 'as serve.py sets them'})",
+                    "why": repr(e), "phones_seated": len(run.phones),
+                    "connect_failures": run.connect_failures}
         setup_s = time.perf_counter() - t_setup
         me = psutil.Process()
-        # Every phone looks once; the deal is already there (every seat is taken).
-        for p in run.phones:
-            asyncio.get_running_loop().create_task(p.fetch())
+        # Every phone looks once; the deal is already there (every seat is taken). Those
+        # GETs are done before the warm-up (at 200 tables 600 of them took longer than it,
+        # and were counted in the measured window as requests and CPU of its moves).
+        looked = [asyncio.get_running_loop().create_task(p.fetch()) for p in run.phones]
+        await asyncio.wait(looked, timeout=60)
         await asyncio.sleep(min(3.0, args.seconds / 5))     # warm-up, not measured
         throttled0 = quota.throttled() if quota else {}
         cpu0, me0, t0, req0 = server.cpu(), me.cpu_times(), time.perf_counter(), run.requests
@@ -180,10 +206,16 @@ async def level(args, tables: int, folder: Path) -> dict:
         run.measuring = False
         t1 = time.perf_counter()
         cpu1, me1, req1 = server.cpu(), me.cpu_times(), run.requests
+        load1 = os.getloadavg()     # now: closing 600 sockets below makes the load leap
         throttled1 = quota.throttled() if quota else {}
         rss = server.rss()
         run.stopping = True
-        await asyncio.sleep(max(1.0, args.think * 1.5))     # the last fetches land
+        # The taps still out are answered (a busy server's slowest: leaving them out of
+        # the percentiles would flatter it), then the last views land.
+        end = time.perf_counter() + 60
+        while any(p.posting for p in run.phones) and time.perf_counter() < end:
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(max(1.0, args.think * 1.5))
         lat, missing = run.latencies(t1)
         if profiler:
             try:
@@ -208,8 +240,16 @@ async def level(args, tables: int, folder: Path) -> dict:
             "rss_per_table_kb": round((rss - baseline) / tables / 1024, 1),
             "client_cpu_percent_of_one_core": round(
                 100 * ((me1.user + me1.system) - (me0.user + me0.system)) / wall, 1),
-            "load_average_1min": [round(load0[0], 2), round(os.getloadavg()[0], 2)],
+            "load_average_1min": [round(load0[0], 2), round(load1[0], 2)],
             "stale_409": run.stale, "errors": run.errors, "views_pushed": run.views_pushed,
+            # Added: socket connects tried again during the setup (by the client's reason),
+            # joined sockets the server closed during the level, requests sent again after
+            # the server closed their keep-alive connection, and requests still out when
+            # the level closed its phones (counted among the errors before).
+            "connect_retries": sum(run.connect_failures.values()),
+            "connect_failures": run.connect_failures, "sockets_dropped": run.dropped,
+            "resent_after_keepalive_close": run.resent,
+            "cut_off_at_end": run.cut_off,
         }
         if quota:
             periods = throttled1.get("nr_periods", 0) - throttled0.get("nr_periods", 0)
@@ -276,6 +316,7 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", help="folder: record the server's worker with py-spy per level")
     args = ap.parse_args(argv)
     args.pin = args.pin and pinned()
+    more_files()
     if args.pin:
         os.sched_setaffinity(0, {LOAD_CPU})
     if args.profile:

@@ -57,26 +57,51 @@ class Phone:
         self.sio.on("view", self.on_view)
 
     async def open(self) -> None:
+        """Connect as the page's socket.io client does: a connection that fails (the server
+        too busy to take its CONNECT within webapp/sockguard.py's JOIN_SECONDS, a refused or
+        dropped handshake) is tried again after 1, 2, 4, 5, 5 ... s (+-50%: socket.io-client's
+        reconnectionDelay, reconnectionDelayMax and randomizationFactor), without end; only a
+        refusal by the server itself (no seat: `connect_error` with the socket inactive)
+        gives up, as the page does. The level's --setup-timeout bounds it all."""
         cookie = f"baraha_{self.table}={self.token}; baraha-csrf={self.csrf}"
         headers = {"Cookie": cookie}
         if self.run.fetch in ("browser", "push"):
             headers.update(BROWSER_HEADERS, Origin=self.run.base)
         else:
             headers["Authorization"] = f"Bearer {self.token}"
-        self.http = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=2), headers=headers)
+        if self.http is None:
+            self.http = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=2), headers=headers)
         auth = {"code": self.table} if self.run.fetch == "browser" else {"token": self.token}
         if self.run.fetch == "push":
             auth = {"code": self.table, "want": "partial"}
         # The socket from the phone's own address too (webapp/sockguard.py bounds the
         # connections per address, as it should: a LAN's phones each have their own).
-        self.sock_http = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=1))
-        self.sio = socketio.AsyncClient(reconnection=False, http_session=self.sock_http)
-        self.sio.on("changed", self.on_changed)
-        self.sio.on("view", self.on_view)
-        await self.sio.connect(self.run.base, auth=auth, headers={"Cookie": cookie},
-                               transports=["websocket"], wait_timeout=20)
+        if getattr(self, "sock_http", None) is None:
+            self.sock_http = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=1))
+        attempt = 0
+        while True:
+            self.sio = socketio.AsyncClient(reconnection=False, http_session=self.sock_http)
+            self.sio.on("changed", self.on_changed)
+            self.sio.on("view", self.on_view)
+            self.sio.on("disconnect", self.on_disconnect)
+            try:
+                await self.sio.connect(self.run.base, auth=auth, headers={"Cookie": cookie},
+                                       transports=["websocket"], wait_timeout=20)
+                return
+            except socketio.exceptions.ConnectionError as e:
+                if self.sio.failed_namespaces or self.run.stopping:
+                    raise       # the server said no (the page stops trying too)
+                why = e.args[0] if e.args else type(e).__name__
+                self.run.connect_failures[why] = self.run.connect_failures.get(why, 0) + 1
+            attempt += 1
+            delay = min(5.0, 1.0 * 2 ** (attempt - 1))
+            await asyncio.sleep(delay * self.rng.uniform(0.5, 1.5))
+
+    async def on_disconnect(self, *_reason) -> None:
+        if not self.run.stopping and self.sio.connected:
+            self.run.dropped += 1   # the server closed a joined socket mid-level
 
     async def close(self) -> None:
         try:
@@ -136,6 +161,9 @@ class Phone:
             self.fetching = False
 
     def _error(self, what: str) -> None:
+        if self.run.stopping:   # a request the level's end cut off (its sessions closed)
+            self.run.cut_off += 1
+            return
         self.run.errors[what] = self.run.errors.get(what, 0) + 1
 
     async def _fetch_once(self) -> None:
@@ -155,8 +183,9 @@ class Phone:
             except aiohttp.ServerDisconnectedError as e:
                 # The server closed an idle keep-alive connection as this GET went out on
                 # it: a browser sends a GET again on a new connection, unseen.
-                if attempt == 2:
+                if attempt == 2 or run.stopping:
                     return self._error(type(e).__name__)
+                run.resent += 1
             except aiohttp.ClientError as e:
                 return self._error(type(e).__name__)
         run.fetches += 1
@@ -215,14 +244,27 @@ class Phone:
             if run.stopping or not self._can_act():
                 return
             t0 = time.perf_counter()
+            measured = run.measuring    # a tap in the window counts, however late its answer
             self.posting = True
             if run.fetch in ("browser", "push"):
                 form = {"csrf_token": self.csrf, "version": str(self.version),
                         "action": self.rng.choice(self.moves)}
-                async with self.http.post(f"{run.base}/t/{self.table}/act", data=form,
-                                          headers={"X-CSRF-Token": self.csrf}) as r:
-                    body = await r.text()
-                    status = r.status
+                for attempt in (1, 2):
+                    try:
+                        async with self.http.post(f"{run.base}/t/{self.table}/act", data=form,
+                                                  headers={"X-CSRF-Token": self.csrf}) as r:
+                            body = await r.text()
+                            status = r.status
+                        break
+                    except aiohttp.ServerDisconnectedError:
+                        # As for a GET below: the server closed an idle keep-alive
+                        # connection as this POST went out on it, before any answer; a
+                        # browser sends it again on a new connection (Chromium does so for
+                        # any method on a reused connection). A move it did make comes back
+                        # as 409, as a double tap does.
+                        if attempt == 2 or run.stopping:
+                            raise
+                        run.resent += 1
             else:
                 action = self.rng.choice(self.view["legal"])
                 body = {"version": self.view["version"], "action": action}
@@ -234,21 +276,26 @@ class Phone:
             run.requests += 1
         except aiohttp.ClientError as e:
             return self._error(type(e).__name__)
+        except RuntimeError:    # the session was closed under it: the level is over
+            if not run.stopping:
+                raise
+            return self._error("RuntimeError")
         finally:
             self.acting = self.posting = False
         if status == 200:
-            if run.measuring:
+            if measured:
                 run.post_ms.append((done - t0) * 1000)
             if run.fetch in ("browser", "push"):
                 m = _VERSION.search(body)
-                run.acted(self.table, self.seat, int(m.group(1)) if m else -1, t0, done)
+                run.acted(self.table, self.seat, int(m.group(1)) if m else -1, t0, done,
+                          measured)
                 self.own = int(m.group(1)) if m else None
                 self._partial(body, done)
                 if self.pending is not None and self.pending > self.version:
                     self.on_changed_later(self.pending)
                 self.pending = None
             else:
-                run.acted(self.table, self.seat, answer["version"], t0, done)
+                run.acted(self.table, self.seat, answer["version"], t0, done, measured)
                 if answer["version"] > self.version:
                     self.version, self.view = answer["version"], answer
                 self.maybe_act()
@@ -280,12 +327,16 @@ class Run:
         self.requests = 0
         self.stale = 0
         self.errors: dict[str, int] = {}
+        self.connect_failures: dict[str, int] = {}  # socket connects tried again, by why
+        self.dropped = 0        # joined sockets the server closed mid-level
+        self.resent = 0         # requests sent again after a keep-alive close (as browsers do)
+        self.cut_off = 0        # requests still out when the level ended (not errors)
 
     def seen(self, table, seat, version, t) -> None:
         self.views.setdefault((table, seat), []).append((version, t))
 
-    def acted(self, table, seat, version, t0, done) -> None:
-        if self.measuring:
+    def acted(self, table, seat, version, t0, done, measured: bool) -> None:
+        if measured:
             self.actions.append((table, seat, version, t0))
         self.seen(table, seat, version, done)
 
