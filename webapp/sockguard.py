@@ -88,7 +88,18 @@ class Guard:
             log.warning("socket %s closed: %s", self._addr.get(eio_sid, "?"), why)
             self._close(eio_sid)
             return None
-        return self._on_message(eio_sid, data)
+        try:
+            return self._on_message(eio_sid, data)
+        except KeyError:
+            # The sweep closed this session (JOIN_SECONDS passed) while its join was still
+            # being handled, on a server short of CPU: Socket.IO then finds no session.
+            # The phone reconnects; one line, not a traceback.
+            with self._lock:
+                gone = eio_sid not in self._addr
+            if not gone:
+                raise
+            log.warning("socket closed while it joined: it took more than %.0f s", self.join_seconds)
+            return None
 
     # ---- the rules ----------------------------------------------------------------
 

@@ -125,3 +125,35 @@ def test_one_address_has_only_so_many_sessions(live):
         except websocket.WebSocketBadStatusException:
             assert time.monotonic() < end
             time.sleep(0.1)
+
+
+def test_a_join_closed_by_the_sweep_while_it_is_handled_is_one_line(caplog):
+    # On a server short of CPU the sweep can close a session (JOIN_SECONDS passed) while
+    # Socket.IO still handles its CONNECT, which then finds no session (a KeyError).
+    class Eio:
+        def __init__(self):
+            self.handlers = {"connect": lambda sid, environ, *rest: True,
+                             "message": self.handle, "disconnect": lambda sid, *rest: None}
+
+        def handle(self, sid, data):
+            raise KeyError(sid)
+
+        def disconnect(self, sid):
+            guard.disconnect(sid)       # as Engine.IO calls its disconnect handler
+
+    class Server:
+        eio = Eio()
+        environ: dict = {}
+
+    guard = sockguard.Guard(Server())
+    guard.connect("late", {"REMOTE_ADDR": "10.0.0.9"})
+    guard.connect("here", {"REMOTE_ADDR": "10.0.0.9"})
+    guard.joined("here")
+    guard.sweep(time.monotonic() + 60)
+    caplog.set_level(logging.WARNING, logger="baraha")
+    assert guard.message("late", "0/,{}") is None
+    assert [r.getMessage() for r in caplog.records] == [
+        "socket closed while it joined: it took more than 5 s"]
+    assert not any(r.exc_info for r in caplog.records)
+    with pytest.raises(KeyError):       # a session still open: a real error, not hidden
+        guard.message("here", "2[\"hello\"]")
