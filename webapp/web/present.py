@@ -11,6 +11,7 @@ import json
 from functools import lru_cache
 
 from flask import current_app, has_app_context
+from flask.globals import _cv_request
 
 from .. import words as W
 from ..words import settlement as S
@@ -95,14 +96,25 @@ def _translate():
 
 def _words(view: dict, spoken: bool = False) -> W.Words:
     """The reader's words: its own seat is "You"; cards as labels, or names when spoken.
-    Sentences are kept per language (webapp/web/fragments.py), made once per event."""
+    Sentences are kept per language (webapp/web/fragments.py), made once per event; one
+    Words per view, style and language serves a whole request (a partial asks for ten)."""
     from .. import i18n
+    catalog = i18n.current()
+    ctx = _cv_request.get(None)
+    made = ctx.__dict__.setdefault("baraha_words", {}) if ctx is not None else {}
+    key = (id(view), spoken, id(catalog))
+    found = made.get(key)
+    if found is not None and found.view is view:
+        return found
     memo = current_app.extensions["baraha.fragments"]["lines"] if has_app_context() else None
     if spoken:
-        return W.Words(view, viewer=view.get("seat"), card=card_name, cards=cards_spoken,
-                       translate=_translate(), memo=memo, memo_key=(i18n.current(), True))
-    return W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
-                   translate=_translate(), memo=memo, memo_key=(i18n.current(), False))
+        words = W.Words(view, viewer=view.get("seat"), card=card_name, cards=cards_spoken,
+                        translate=_translate(), memo=memo, memo_key=(catalog, True))
+    else:
+        words = W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
+                        translate=_translate(), memo=memo, memo_key=(catalog, False))
+    made[key] = words
+    return words
 
 
 def name_of(view: dict, seat) -> str:
