@@ -170,12 +170,12 @@ def regions(app, table) -> dict:
     seat's own (hand, actions, host)."""
     from flask import render_template
     from webapp.tables import tables_of
-    from webapp.web.table import _context
+    from webapp.web.partials import context
     t = tables_of(app).get(table.code)
     phone = table.phones[0]
     out = {}
     with app.test_request_context(f"/t/{table.code}/view", headers={"Cookie": phone.cookie}):
-        ctx = _context(t.view(0))
+        ctx = context(t.view(0))
         if not ctx["view"].get("result"):
             out["_result"] = 0.0
         for name in REGIONS:

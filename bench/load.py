@@ -62,6 +62,7 @@ if str(ROOT) not in sys.path:       # also run as `python bench/load.py`
 from bench.loadserver import Quota, Server  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from bench.phones import Phone, Run  # noqa: E402
+from webapp.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
 
 PLAYERS = {"tongits": 3, "tonk": 3}
 SERVER_CPU, LOAD_CPU = 0, 1     # with --pin (the default on two or more cores)
@@ -106,19 +107,6 @@ def source_addresses():
     for b in range(0, 256):
         for c in range(2 if b == 0 else 1, 255):
             yield f"127.0.{b}.{c}"
-
-
-def more_files() -> None:
-    """Each phone holds up to three sockets (its websocket, two HTTP): 600 phones need more
-    than the usual soft limit of 1024 file descriptors. Raise it to the hard limit."""
-    try:
-        import resource
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        want = hard if hard != resource.RLIM_INFINITY else 65536
-        if soft < want:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, 65536), hard))
-    except (ImportError, ValueError, OSError):
-        pass
 
 
 def pinned() -> bool:

@@ -15,7 +15,6 @@ from flask_socketio import SocketIO, join_room
 
 from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
-from .web import partials
 
 COOKIE_PREFIX = "baraha_"
 
@@ -43,7 +42,47 @@ def init_realtime(app) -> None:
 
 def notify(code: str, version: int) -> None:
     socketio.emit("changed", {"version": version}, to=code)
-    partials.push(socketio, code)       # the connections that asked for their partial
+    _push(code)         # the connections that asked for their partial
+
+
+# ---- the push (docs/API.md, `want: "partial"`) -----------------------------------------
+# A connection that asked for it is remembered with the request headers of its handshake;
+# after each change it gets `view` {version, html}, its seat's partial, made by the web
+# layer (app.extensions["baraha.pushed"]: webapp/web/partials.pushed), sent to its sid only.
+
+_HEADERS = ("HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "HTTP_HOST", "wsgi.url_scheme",
+            "SERVER_NAME", "SERVER_PORT", "REMOTE_ADDR")
+_wanting: dict[str, dict[str, tuple]] = {}     # code -> sid -> (app, seat, environ)
+
+
+def _want(code: str, seat: int, sid: str) -> None:
+    env = {k: request.environ[k] for k in _HEADERS if k in request.environ}
+    with _lock:
+        _wanting.setdefault(code, {})[sid] = (current_app._get_current_object(), seat, env)
+
+
+def _gone(code: str, sid: str) -> None:
+    with _lock:
+        conns = _wanting.get(code)
+        if conns is not None:
+            conns.pop(sid, None)
+            if not conns:
+                del _wanting[code]
+
+
+def _push(code: str) -> None:
+    with _lock:
+        conns = list(_wanting.get(code, {}).items())
+    for sid, (app, seat, env) in conns:
+        made = app.extensions.get("baraha.pushed")
+        if made is None:
+            continue
+        try:
+            html, version = made(app, code, seat, env)
+        except Exception:       # a push that fails must not undo the move; the phone resyncs
+            app.logger.exception("table %s: push to seat %s failed", code, seat)
+            continue
+        socketio.emit("view", {"version": version, "html": html}, to=sid)
 
 
 def seat_room(code: str, seat: int) -> str:
@@ -99,7 +138,7 @@ def on_connect(auth=None):
     join_room(table.code)
     join_room(seat_room(table.code, seat))
     if isinstance(auth, dict) and auth.get("want") == "partial":
-        partials.want(table.code, seat, request.sid)    # pushed to request.sid only
+        _want(table.code, seat, request.sid)    # pushed to request.sid only
     with _lock:
         _sockets[request.sid] = (table, seat)
     table.connected(seat, +1)
@@ -111,5 +150,5 @@ def on_disconnect(*_reason):
         found = _sockets.pop(request.sid, None)
     if found:
         table, seat = found
-        partials.gone(table.code, request.sid)
+        _gone(table.code, request.sid)
         table.connected(seat, -1)

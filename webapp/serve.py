@@ -126,7 +126,7 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
     return _serve_gunicorn(lambda: create_app(config), sock, tls)
 
 
-def _more_files() -> None:
+def more_files() -> None:
     """Every connection is a file descriptor: raise the soft limit (often 1024) to the hard
     one, so 1000 threads' connections and the refused ones waiting to close fit."""
     try:
@@ -142,7 +142,7 @@ def _more_files() -> None:
 def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
     from gunicorn.app.base import BaseApplication
 
-    _more_files()
+    more_files()
     class Server(BaseApplication):
         def load_config(self):
             for key, value in {

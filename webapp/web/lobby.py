@@ -12,7 +12,7 @@ from ..engine.options import OPTIONS
 from ..errors import WebError
 from ..realtime import cookie_name
 from ..tables import BOT_LEVELS, tables_of
-from . import guard, present
+from . import fragments, guard, present
 
 bp = Blueprint("lobby", __name__)
 
@@ -99,6 +99,7 @@ def read_options(game: str, form) -> dict:
 @bp.record_once
 def _setup(state) -> None:
     guard.install(state.app)
+    fragments.install(state.app)
     present.install(state.app)
 
 

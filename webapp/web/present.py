@@ -278,8 +278,6 @@ def meld_by_key(view: dict) -> dict:
 
 
 def install(app) -> None:
-    from . import fragments
-    fragments.install(app)
     if app.jinja_env.globals.get("_baraha_present"):
         return
     app.jinja_env.globals.update(

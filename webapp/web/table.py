@@ -23,12 +23,11 @@ from ..errors import BadRequest, Stale, Unauthorized, WebError
 from ..realtime import cookie_name, nudge as push_nudge
 from ..tables import claims, tables_of
 from ..tables.language import TABLE_ACTIONS
-from . import guard, partials, present
+from . import fragments, guard, partials, present
 from .lobby import GAMES, rules_for, set_seat_cookie
 
 bp = Blueprint("table", __name__, url_prefix="/t")
 
-SORT_COOKIE = "baraha-sort"
 NUDGE_EVERY = 20.0     # seconds: at most one nudge per player in that time, from anyone
 _nudged: dict[tuple[str, int], float] = {}      # (code, seat) -> monotonic time of the last
 _nudge_lock = threading.Lock()
@@ -39,7 +38,9 @@ NO_SEAT_WORDS = _l("This browser has no seat at this table: reload the page to j
 @bp.record_once
 def _setup(state) -> None:
     guard.install(state.app)
+    fragments.install(state.app)
     present.install(state.app)
+    state.app.extensions["baraha.pushed"] = partials.pushed     # webapp/realtime.py's push
 
 
 def _is_htmx() -> bool:
@@ -79,35 +80,17 @@ def qr_svg(url: str) -> str:
     return qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True)
 
 
-def _context(view: dict) -> dict:
-    ready = [p for p in view["players"] if not p.get("bot") and not p.get("ready")]
-    me = next((p for p in view["players"] if p["seat"] == view["seat"]), {})
-    try:
-        asks = dict(claims.requests_of(tables_of(current_app).get(view["code"])))
-    except WebError:
-        asks = {}
-    host = view.get("host") == view.get("seat")     # only the host sees who asks for a seat
-    return {
-        "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if host else [],
-        "seat_asked": sorted(asks),
-        "view": view,
-        "waiting": view.get("phase") == "waiting",
-        "sort": present.sort_of(request.cookies.get(SORT_COOKIE)),
-        "waiting_for": [p["seat"] for p in ready] if view.get("result") and me.get("ready") else [],
-    }
-
-
 def _page(table, view: dict, toast: str | None = None, status: int = 200):
     url = join_url(table.code)
     host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
     return render_template("table/page.html", join_url=url, qr_svg=qr_svg(url),
                            loopback=host in ("localhost", "::1") or host.startswith("127."),
                            rules=rules_for(table.game, view.get("options") or table.options),
-                           toast_text=toast, **_context(view)), status
+                           toast_text=toast, **partials.context(view)), status
 
 
 def _partial(view: dict, status: int = 200, toast: str | None = None) -> Response:
-    resp = make_response(partials.render(view, _context(view)), status)
+    resp = make_response(partials.render(view, partials.context(view)), status)
     resp.headers["Cache-Control"] = "no-store"
     if toast:
         resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": str(toast)})
