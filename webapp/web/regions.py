@@ -14,13 +14,11 @@ from __future__ import annotations
 from . import guard, present
 
 
-def freeze(value):
-    """A view's lists and dicts as tuples: something a key can hold."""
-    if isinstance(value, dict):
-        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
-    return value
+def shown(value) -> str:
+    """A part of the view as a key: its repr. Views are plain data (dicts, lists, strings,
+    numbers) built by the same code in the same order, so equal parts print equal, and
+    parts that differ in anything print differently."""
+    return repr(value)
 
 
 def _names(view) -> tuple:
@@ -35,7 +33,7 @@ def hand(c) -> tuple:
     """_hand.html: your cards in the order chosen, their meld marks, your facts line (whose
     turn it is shows in #view's data-mine, outside the region)."""
     v = c["view"]
-    return (v["seat"], freeze(_me(v)), v.get("deadwood"),
+    return (v["seat"], shown(_me(v)), v.get("deadwood"),
             tuple(v.get("hand") or ()), v.get("most_cards"), v.get("result") is not None,
             v.get("dealer"), v.get("game"), c["sort"], _names(v))
 
@@ -52,14 +50,14 @@ def piles(c) -> tuple:
 def lanes(c) -> tuple:
     """_lanes.html: everyone's melds, in turn order from the next player, yours last."""
     v = c["view"]
-    return (v["seat"], _names(v), freeze(v.get("melds") or []), v.get("game"))
+    return (v["seat"], _names(v), shown(v.get("melds") or []), v.get("game"))
 
 
 def result(c) -> tuple:
     """_result.html: a finished hand, worded for this seat (its net, "You")."""
     v = c["view"]
-    return (v.get("code"), v.get("hand_number"), v["seat"], _names(v), freeze(v.get("result")),
-            tuple(p.get("chips") for p in v["players"]), freeze(v.get("melds") or []),
+    return (v.get("code"), v.get("hand_number"), v["seat"], _names(v), shown(v.get("result")),
+            tuple(p.get("chips") for p in v["players"]), shown(v.get("melds") or []),
             len(v.get("events") or ()), v.get("game"), v.get("pot"))
 
 
@@ -70,7 +68,7 @@ def opponent(c) -> tuple:
     turn = v.get("turn") == p.get("seat")
     result = v.get("result")
     nudge = turn and not p.get("bot") and result is None and not v.get("closed")
-    return (v.get("code"), freeze(p), turn, v.get("dealer") == p.get("seat"), result is not None,
+    return (v.get("code"), shown(p), turn, v.get("dealer") == p.get("seat"), result is not None,
             p.get("seat") in (result or {}).get("burned", ()), v.get("closed"), v.get("phase"),
             v.get("game"), c["did"], guard.csrf_token() if nudge else None)
 
@@ -92,12 +90,12 @@ def moves(c) -> tuple:
                 present.draw_called(v) if v.get("phase") == "answer" else None,
                 present.draw_blocked(v))
     return (v.get("code"), v["seat"], guard.csrf_token(), v.get("game"), mine, over,
-            repr(legal), hint,
+            shown(legal), hint,
             tuple(c.get("waiting_for") or ()) if over else None,
             _names(v) if over or "layoff" in does else None,
             v.get("discard_top") if "take" in does else None,
             v.get("deadwood") if does & {"call_draw", "drop"} else None,
-            repr(v.get("melds")) if "layoff" in does else None)
+            shown(v.get("melds")) if "layoff" in does else None)
 
 
 def host(c) -> tuple:
