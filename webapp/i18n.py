@@ -150,21 +150,14 @@ def translate_plural(singular: str, plural: str, n: int) -> str:
     return current().ngettext(singular, plural, n)
 
 
-def _gettext(string: str) -> str:
-    return current().gettext(string)
-
-
-def _ngettext(singular: str, plural: str, n: int) -> str:
-    return current().ngettext(singular, plural, n)
-
-
 def init_i18n(app) -> None:
     directory = Path(app.config.get("TRANSLATIONS_DIR") or TRANSLATIONS)
     app.config["TRANSLATIONS_DIR"] = str(directory)
     babel = Babel(app, locale_selector=select_locale, default_domain=DOMAIN)
     babel.domain_instance = app.extensions["baraha.catalogs"] = Catalogs(load_catalogs(directory))
     # The templates' _() and ngettext() through the kept catalog (see current()).
-    app.jinja_env.install_gettext_callables(gettext=_gettext, ngettext=_ngettext, newstyle=True)
+    app.jinja_env.install_gettext_callables(gettext=translate, ngettext=translate_plural,
+                                            newstyle=True)
     app.jinja_env.globals.update(page_lang=page_lang, lang_here=here, LOCALES=LOCALES,
                                  lang_cookie=lambda: known(request.cookies.get(COOKIE)))
     # webapp/words reads its sentences through this (webapp/web/present.py); the JSON

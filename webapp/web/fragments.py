@@ -16,8 +16,8 @@ changes:
   webapp/web/regions.py, which names every part of the view its template reads.
 
 The phone's language is part of every key (the catalog object of the context, from
-i18n.current()), and so is the app's template environment. Kept pieces are bounded (least
-recently used go first), so a busy server's memory stays flat.
+i18n.current()); each app keeps its own pieces (app.extensions["baraha.fragments"]). Kept
+pieces are bounded (least recently used go first), so a busy server's memory stays flat.
 """
 from __future__ import annotations
 
@@ -79,11 +79,11 @@ def install(app) -> None:
 
     pick = macro("_cards.html", "pick")
 
-    def picks(cards, selectable: bool, marks: dict, order: list, meld_words: str) -> Markup:
+    def picks(texts, selectable: bool, marks: dict, order: list, meld_words: str) -> Markup:
         """The cards of your hand, in order: `pick` for each (one template call, not five
         a card). The first is the one in the Tab order; `order` is Arrange's order."""
         return Markup("").join([pick(t, selectable, i == 0, marks.get(t), order.index(t), meld_words)
-                                for i, t in enumerate(cards)])
+                                for i, t in enumerate(texts)])
 
     @pass_context
     def region(ctx, name: str, hole: bool = False, **more):
@@ -106,9 +106,8 @@ def install(app) -> None:
         """{{ move_form("discard", a) }}: the macro `kind` of table/_forms.html for this move,
         kept with the version left open (one form per move, language, phone and table)."""
         view = ctx["view"]
-        # repr: a move and its shown parts are small dicts of strings and numbers, made
-        # by the same code each time (the same order), so equal moves print equal.
-        key = (i18n.current(), kind, repr(action), repr(shown), view["code"], guard.csrf_token())
+        key = (i18n.current(), kind, keys.shown(action), keys.shown(shown), view["code"],
+               guard.csrf_token())
         html = forms.get(key)
         if html is None:
             made = getattr(env.get_template("table/_forms.html").module, kind)
@@ -116,9 +115,10 @@ def install(app) -> None:
             forms.put(key, html)
         return Markup(html.replace(HOLE, str(view["version"])))
 
-    env.globals.update(_baraha_fragments=True, list_items=list_items, move_form=move_form, face=macro("_cards.html", "face"),
-                       pick=pick, picks=picks, slots=slots, back=macro("_cards.html", "back"),
-                       icon=macro("_dialogs.html", "icon"), region=region)
+    env.globals.update(
+        _baraha_fragments=True, face=macro("_cards.html", "face"), pick=pick, picks=picks,
+        back=macro("_cards.html", "back"), icon=macro("_dialogs.html", "icon"), slots=slots,
+        list_items=list_items, move_form=move_form, region=region)
 
 
 def list_items(lines) -> Markup:
