@@ -353,7 +353,13 @@ def test_fuzz_socketio_connections_and_events(world, auth, events):
         for name, payload in events:
             if name in ("connect", "disconnect"):
                 payload = {"token": world.tokens[other][0]}    # try to join another table
-            sc.emit(name, payload)
+            try:
+                sc.emit(name, payload)
+            except ConnectionRefusedError:
+                # The test client hands a client's "connect" event straight to the connect
+                # handler (a real server's sockguard closes the socket first), which may
+                # refuse it: refused is an answer this test accepts; nothing may join.
+                assert name == "connect"
         received = sc.get_received()
         assert all(m["name"] == "changed" and set(m["args"][0]) == {"version"} for m in received)
         # Nothing moved; an open socket only marks its own seat as connected (not versioned).
