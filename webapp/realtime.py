@@ -73,6 +73,12 @@ def _gone(code: str, sid: str) -> None:
 def _push(code: str) -> None:
     with _lock:
         conns = list(_wanting.get(code, {}).items())
+    if not conns:
+        return
+    # The others first: the player who just moved has the answer to its own tap already,
+    # and each render takes a few milliseconds that the others would wait for.
+    mover = _last_mover(conns[0][1][0], code)
+    conns.sort(key=lambda c: c[1][1] == mover)
     for sid, (app, seat, env) in conns:
         made = app.extensions.get("baraha.pushed")
         if made is None:
@@ -83,6 +89,14 @@ def _push(code: str) -> None:
             app.logger.exception("table %s: push to seat %s failed", code, seat)
             continue
         socketio.emit("view", {"version": version, "html": html}, to=sid)
+
+
+def _last_mover(app, code: str) -> int | None:
+    try:
+        hand = tables_of(app).get(code).hand
+    except Exception:       # the table is gone: nothing to order
+        return None
+    return hand.events[-1].seat if hand is not None and hand.events else None
 
 
 def seat_room(code: str, seat: int) -> str:
