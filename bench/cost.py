@@ -213,26 +213,14 @@ def main(argv=None) -> int:
         prof = cProfile.Profile() if args.profile else None
         if prof:
             prof.enable()
-        batches = []
-        for _ in range(5):
-            t = time.process_time()
-            for _ in range(max(1, args.moves // 5)):
-                table.move()
-            batches.append((time.process_time() - t) * 1000 / max(1, args.moves // 5))
+        total = per_call(table.move, max(1, args.moves // 5))
         if prof:
             prof.disable()
-        total = min(batches)
         # The same, with the page's default since phase 2: views pushed over the socket.
         table.push()
         for _ in range(10):
             table.move()
-        pushed = []
-        for _ in range(5):
-            t = time.process_time()
-            for _ in range(max(1, args.moves // 5)):
-                table.move()
-            pushed.append((time.process_time() - t) * 1000 / max(1, args.moves // 5))
-        costs["move_push"] = round(min(pushed), 3)
+        costs["move_push"] = per_call(table.move, max(1, args.moves // 5))
         table.sockets = None
         # Regions at ten moments of play (a hand's start and end look different), averaged.
         samples = []
@@ -243,7 +231,7 @@ def main(argv=None) -> int:
         costs["regions_mean"] = {k: round(statistics.mean(r[k] for r in samples), 3)
                                  for k in REGIONS}
         _, body = phone.partial()
-        costs["move"] = round(total, 3)
+        costs["move"] = total
         costs["partial_bytes_sent"] = len(body)
         costs["partial_bytes_html"] = len(decoded(body))
     print(json.dumps({"machine": machine(), "cpu_ms": costs}, indent=2))

@@ -36,9 +36,6 @@ class Kept:
             while len(self._items) > self.most:
                 self._items.popitem(last=False)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
 
     def __len__(self) -> int:
         return len(self._items)

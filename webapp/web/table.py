@@ -97,6 +97,14 @@ def _partial(view: dict, status: int = 200, toast: str | None = None) -> Respons
     return resp
 
 
+def _answer(table, view: dict, toast: str | None = None):
+    """A post that changed the table: htmx gets the poster's new partial, a plain form post
+    goes back to the table page (303)."""
+    if _is_htmx():
+        return _partial(view, toast=toast)
+    return redirect(url_for("table.page", code=table.code), 303)
+
+
 def _join_page(table, error: str | None = None, status: int = 200, name: str = "",
                waiting_for: int | None = None):
     view = table.view(0)
@@ -188,9 +196,7 @@ def act(code: str):
         return _page(table, e.view, STALE_WORDS, 409)
     except WebError as e:
         return _fail(table, seat, e)
-    if _is_htmx():
-        return _partial(view)
-    return redirect(url_for("table.page", code=table.code), 303)
+    return _answer(table, view)
 
 
 def _fail(table, seat: int, e: WebError):
@@ -214,9 +220,7 @@ def set_bot(code: str, seat: int):
         view = table.set_bot(seat, level, by=me)
     except WebError as e:
         return _fail(table, me, e)
-    if _is_htmx():
-        return _partial(view)
-    return redirect(url_for("table.page", code=table.code), 303)
+    return _answer(table, view)
 
 
 @bp.post("/<code>/seats/<int:seat>/claim")
@@ -246,9 +250,7 @@ def ask_back(code: str, seat: int):
         claims.ask_back(table, seat)
     except WebError as e:
         return _fail(table, me, e)
-    if _is_htmx():
-        return _partial(table.view(me), toast=_("The host is asked to give you your seat back."))
-    return redirect(url_for("table.page", code=table.code), 303)
+    return _answer(table, table.view(me), _("The host is asked to give you your seat back."))
 
 
 @bp.post("/<code>/seats/<int:seat>/approve")
@@ -266,9 +268,7 @@ def approve(code: str, seat: int):
             claims.approve(table, seat, by=me)
     except WebError as e:
         return _fail(table, me, e)
-    if _is_htmx():
-        return _partial(table.view(me))
-    return redirect(url_for("table.page", code=table.code), 303)
+    return _answer(table, table.view(me))
 
 
 @bp.post("/<code>/nudge")
