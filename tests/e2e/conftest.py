@@ -36,11 +36,14 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture
 def live_server(tmp_path):
-    """serve(scenario=None) -> base URL of a fresh app on a temp DB (first hand stacked)."""
+    """serve(scenario=None, wrap=None) -> base URL of a fresh app on a temp DB (first hand
+    stacked); `wrap(wsgi_app)` puts a middleware in front of the app."""
     servers = []
 
-    def serve(doc: dict | None = None) -> str:
+    def serve(doc: dict | None = None, wrap=None) -> str:
         app = build(str(tmp_path / f"baraha{len(servers)}.sqlite3"), doc)
+        if wrap is not None:
+            app.wsgi_app = wrap(app.wsgi_app)
         server = make_server("127.0.0.1", 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()

@@ -85,3 +85,30 @@ def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones):
     finally:
         proc.kill()
         proc.wait(timeout=10)
+
+
+def refuse_first_websocket(refused: list):
+    """A middleware that answers the first websocket upgrade with 400, as a Wi-Fi box or a
+    server still starting might; everything after it passes."""
+    def wrap(inner):
+        def app(environ, start_response):
+            if environ.get("HTTP_UPGRADE", "").lower() == "websocket" and not refused:
+                refused.append(environ.get("QUERY_STRING", ""))
+                start_response("400 Bad Request", [("Content-Type", "text/plain")])
+                return [b"not now"]
+            return inner(environ, start_response)
+        return app
+    return wrap
+
+
+def test_a_phone_whose_websocket_failed_once_ends_on_a_websocket(live_server, phones):
+    # Engine.IO drops a transport that failed from its list for that connection: had the
+    # phone fallen back to polling within the same attempt, it would poll for ever, and a
+    # polling phone costs the server a request per push.
+    refused = []
+    base = live_server(wrap=refuse_first_websocket(refused))
+    (ana,) = phones(1)
+    create_table(ana, base, "Ana", "tongits")
+    wait_js(ana, "window.socket && window.socket.connected")
+    wait_js(ana, "window.socket.io.engine.transport.name === 'websocket'", timeout=15)
+    assert len(refused) == 1 and "transport=websocket" in refused[0]

@@ -175,8 +175,12 @@ function connect() {
   }
   // want: "partial" (docs/API.md): the server pushes this seat's new partial as `view`
   // over this connection, in this phone's language, instead of "changed, then GET".
+  // Websocket first (one round trip less). No tryAllTransports: Engine.IO drops a transport
+  // that failed from that connection's list, so a phone that fell back to polling in the
+  // same attempt would never upgrade. After a failed attempt the next ones start on
+  // polling and upgrade, as Socket.IO's own docs advise (client options, `transports`).
   const socket = window.io({
-    transports: ["websocket", "polling"], tryAllTransports: true,
+    transports: ["websocket", "polling"],
     auth: { code: root.getAttribute("data-code"), want: "partial" },
   });
   window.socket = socket;
@@ -186,6 +190,7 @@ function connect() {
   });
   socket.on("disconnect", () => offline(true, S.reconnecting));
   socket.on("connect_error", () => {
+    socket.io.opts.transports = ["polling", "websocket"];
     if (socket.active) offline(true, S.reconnecting);
     else offline(true, S.refused);
   });
