@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -26,6 +27,7 @@ from babel.support import NullTranslations, Translations
 from flask import request
 from flask.globals import _cv_app, _cv_request
 from flask_babel import Babel, Domain, get_locale
+from markupsafe import Markup
 
 COOKIE = "baraha-lang"
 LOCALES = ("en", "fil")              # what the picker offers; "en" needs no catalog
@@ -150,6 +152,27 @@ def translate_plural(singular: str, plural: str, n: int) -> str:
     return current().ngettext(singular, plural, n)
 
 
+@lru_cache(maxsize=4096)
+def _marked(catalog, words: str) -> Markup:
+    return Markup(catalog.gettext(words) if words else words) % {}
+
+
+def template_gettext(words: str, **values) -> Markup:
+    """The templates' _(): what Jinja's newstyle gettext gives in an HTML template (the
+    translation as markup, %-formatted with the values escaped), without its three
+    context-passing calls (about 20 us a word; a partial has about twenty). Words without
+    values are kept per catalog."""
+    if values:
+        return Markup(translate(words)) % values
+    return _marked(current(), words)
+
+
+def template_ngettext(singular: str, plural: str, n: int, **values) -> Markup:
+    """The templates' ngettext(), as template_gettext: `num` is the number unless given."""
+    values.setdefault("num", n)
+    return Markup(current().ngettext(singular, plural, n)) % values
+
+
 def init_i18n(app) -> None:
     directory = Path(app.config.get("TRANSLATIONS_DIR") or TRANSLATIONS)
     app.config["TRANSLATIONS_DIR"] = str(directory)
@@ -158,6 +181,9 @@ def init_i18n(app) -> None:
     # The templates' _() and ngettext() through the kept catalog (see current()).
     app.jinja_env.install_gettext_callables(gettext=translate, ngettext=translate_plural,
                                             newstyle=True)
+    # Every template with words is HTML (autoescaped), so the plain ones give the same.
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext,
+                                 ngettext=template_ngettext)
     app.jinja_env.globals.update(page_lang=page_lang, lang_here=here, LOCALES=LOCALES,
                                  lang_cookie=lambda: known(request.cookies.get(COOKIE)))
     # webapp/words reads its sentences through this (webapp/web/present.py); the JSON

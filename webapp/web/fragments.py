@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import ChainMap
 
 from flask import url_for
+from flask.templating import Environment
 from jinja2 import Template, pass_context
 from jinja2.runtime import new_context
 from markupsafe import Markup, escape
@@ -57,6 +58,37 @@ class FlatGlobals(Template):
         return new_context(self.environment, self.name, self.blocks, vars, shared, found, locals)
 
 
+_DICT_NAMES = frozenset(dir(dict))
+
+
+class DictFirst(Environment):
+    """Two look-ups made cheap. `view.players` reads the key at once. Jinja tries the attribute first, and a plain
+    dict has none but its methods, so every dot on a view raised and caught an
+    AttributeError (a partial has a few hundred). The same answer, for plain dicts only:
+    their methods' names still mean the methods."""
+
+    def get_template(self, name, parent=None, globals=None):
+        # Templates never change while the server runs (no auto-reload): a plain dict,
+        # rather than Jinja's locked LRU and a weak reference per look-up (every include,
+        # every region, every render).
+        if self.auto_reload or globals is not None or not isinstance(name, str):
+            return super().get_template(name, parent, globals)
+        loaded = self.__dict__.setdefault("_baraha_loaded", {})
+        found = loaded.get(name if parent is None else (name, parent))
+        if found is None:
+            found = super().get_template(name, parent)
+            loaded[name if parent is None else (name, parent)] = found
+        return found
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 def install(app) -> None:
     env = app.jinja_env
     if env.globals.get("_baraha_fragments"):
@@ -86,12 +118,18 @@ def install(app) -> None:
                                 for i, t in enumerate(texts)])
 
     @pass_context
-    def region(ctx, name: str, hole: bool = False, **more):
+    def region(ctx, name: str, hole: bool = False, filled=(), **more):
         """{{ region("hand") }}: table/_hand.html in this context (and `more`), kept under
         its key. With `hole`, it is made with the view's version left open (its key does
-        not hold the version) and the version is filled in each time."""
+        not hold the version) and the version is filled in each time. `filled` names
+        values of `more` that are filled in the same way (escaped, as {{ }} would): the
+        piece is made once for all phones that differ only there (its key sees only
+        whether each is empty)."""
         values = ctx.get_all()
         values.update(more)
+        for part in filled:
+            if values[part]:
+                values[part] = f"\x01{part}\x01"
         key = (i18n.current(), name, keys.KEYS[name](values))
         html = regions.get(key)
         if html is None:
@@ -99,6 +137,9 @@ def install(app) -> None:
                 values["view"] = dict(values["view"], version=HOLE)
             html = Markup(env.get_template(f"table/_{name}.html").render(values))
             regions.put(key, html)
+        for part in filled:
+            if more[part]:
+                html = html.replace(f"\x01{part}\x01", escape(more[part]))
         return Markup(html.replace(HOLE, str(ctx["view"]["version"]))) if hole else html
 
     @pass_context
