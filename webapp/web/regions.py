@@ -62,15 +62,16 @@ def result(c) -> tuple:
 
 
 def opponent(c) -> tuple:
-    """_opponent.html: one other player's box (`p`), with `did` since your last turn; its
-    nudge form (the player on turn) carries this phone's CSRF token."""
+    """_opponent.html: one other player's box (`p`), with `did` since your last turn and,
+    for the player on turn, the nudge form. Both `did` and the form's CSRF token are
+    filled in for each phone (fragments.region): the key sees only whether they show."""
     v, p = c["view"], c["p"]
     turn = v.get("turn") == p.get("seat")
     result = v.get("result")
     nudge = turn and not p.get("bot") and result is None and not v.get("closed")
     return (v.get("code"), shown(p), turn, v.get("dealer") == p.get("seat"), result is not None,
             p.get("seat") in (result or {}).get("burned", ()), v.get("closed"), v.get("phase"),
-            v.get("game"), c["did"], guard.csrf_token() if nudge else None)
+            v.get("game"), bool(c["did"]), nudge)
 
 
 def moves(c) -> tuple:
