@@ -155,7 +155,8 @@ async def level(args, tables: int, folder: Path) -> dict:
         baseline = server.rss()
         if args.wifi:
             relay = Relay(server.port, args.pin)
-        run = Run(relay.base if relay else server.base, tables, args.game, args.think, args.fetch)
+        run = Run(relay.base if relay else server.base, tables, args.game, args.think, args.fetch,
+                  args.deflate)
         t_setup = time.perf_counter()
         try:
             await asyncio.wait_for(setup(run, server.base, source_addresses()),
@@ -291,6 +292,8 @@ def main(argv=None) -> int:
     ap.add_argument("--wifi", action="store_true",
                     help="phones reach the server through bench/air.py: 30 ms RTT, 10 ms "
                          "jitter, 1%% loss")
+    ap.add_argument("--no-deflate", dest="deflate", action="store_false",
+                    help="phones do not offer permessage-deflate (browsers do)")
     ap.add_argument("--no-pin", dest="pin", action="store_false",
                     help="do not pin the server to CPU 0 and the load to CPU 1")
     ap.add_argument("--threads", type=int, help="gunicorn threads instead of serve.py's value")

@@ -82,7 +82,11 @@ class Phone:
                 connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=1))
         attempt = 0
         while True:
-            self.sio = socketio.AsyncClient(reconnection=False, http_session=self.sock_http)
+            # Browsers offer permessage-deflate (RFC 7692) on every websocket; so do these
+            # phones unless told not to (--no-deflate), so the server's cost of it counts.
+            self.sio = socketio.AsyncClient(
+                reconnection=False, http_session=self.sock_http,
+                websocket_extra_options={"compress": 15} if self.run.deflate else {})
             self.sio.on("changed", self.on_changed)
             self.sio.on("view", self.on_view)
             self.sio.on("disconnect", self.on_disconnect)
@@ -311,8 +315,10 @@ class Phone:
 
 
 class Run:
-    def __init__(self, base: str, tables: int, game: str, think: float, fetch: str):
+    def __init__(self, base: str, tables: int, game: str, think: float, fetch: str,
+                 deflate: bool = True):
         self.base, self.tables, self.game, self.think, self.fetch = base, tables, game, think, fetch
+        self.deflate = deflate
         self.phones: list[Phone] = []
         self.views_pushed = 0                   # `view` pushes received (--fetch push)
         self.stopping = False

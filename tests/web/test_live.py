@@ -161,3 +161,22 @@ def _up(base):
         return requests.get(f"{base}/api/tables/ZZZZ", timeout=2).status_code == 404
     except requests.RequestException:   # the worker may still be starting
         return False
+
+
+def test_websockets_decline_permessage_deflate(live):
+    # Every browser offers the extension; its zlib state would stay with each connection.
+    host, port = live.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                   "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                   "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+                   "\r\n").encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = s.recv(4096)
+            assert chunk, f"the server closed the connection: {answer!r}"
+            answer += chunk
+    head = answer.split(b"\r\n\r\n")[0].decode().lower()
+    assert head.startswith("http/1.1 101"), head
+    assert "sec-websocket-accept" in head and "sec-websocket-extensions" not in head, head
