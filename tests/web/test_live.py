@@ -163,8 +163,9 @@ def _up(base):
         return False
 
 
-def test_websockets_decline_permessage_deflate(live):
-    # Every browser offers the extension; its zlib state would stay with each connection.
+def test_websockets_compress_each_message_alone(live):
+    # Every browser offers permessage-deflate; the server grants it without context
+    # takeover, so no zlib state stays with a connection between messages.
     host, port = live.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as s:
         s.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}:{port}\r\n"
@@ -179,4 +180,8 @@ def test_websockets_decline_permessage_deflate(live):
             answer += chunk
     head = answer.split(b"\r\n\r\n")[0].decode().lower()
     assert head.startswith("http/1.1 101"), head
-    assert "sec-websocket-accept" in head and "sec-websocket-extensions" not in head, head
+    granted = re.search(r"^sec-websocket-extensions: *(.*)$", head, re.M)
+    assert granted, head
+    params = {p.strip().split("=")[0] for p in granted.group(1).split(";")}
+    assert params >= {"permessage-deflate", "server_no_context_takeover",
+                      "client_no_context_takeover"}, granted.group(1)
