@@ -20,6 +20,7 @@ Four ways to be a phone (--fetch):
 from __future__ import annotations
 
 import asyncio
+import errno
 import html
 import json
 import random
@@ -36,6 +37,15 @@ _ACTION = re.compile(r"name=\"action\" value='([^']*)'")
 # only: brotli and zstd are for https origins.
 BROWSER_HEADERS = {"Accept-Encoding": "gzip, deflate", "HX-Request": "true",
                    "Accept": "*/*", "Sec-Fetch-Site": "same-origin"}
+
+
+def resendable(e: BaseException) -> bool:
+    """The server closed an idle keep-alive connection with this request already on its
+    way: closed before any answer, or reset (the request was unread when it closed).
+    Chromium sends the request again on a new connection for either (ERR_CONNECTION_CLOSED,
+    ERR_CONNECTION_RESET on a reused connection)."""
+    return isinstance(e, aiohttp.ServerDisconnectedError) or (
+        isinstance(e, aiohttp.ClientOSError) and e.errno == errno.ECONNRESET)
 
 
 class Phone:
@@ -184,14 +194,12 @@ class Phone:
                     if r.status != 200:
                         return self._error(f"GET {r.status}")
                 break
-            except aiohttp.ServerDisconnectedError as e:
+            except aiohttp.ClientError as e:
                 # The server closed an idle keep-alive connection as this GET went out on
                 # it: a browser sends a GET again on a new connection, unseen.
-                if attempt == 2 or run.stopping:
+                if not resendable(e) or attempt == 2 or run.stopping:
                     return self._error(type(e).__name__)
                 run.resent += 1
-            except aiohttp.ClientError as e:
-                return self._error(type(e).__name__)
         run.fetches += 1
         if run.measuring:
             run.fetch_ms.append((done - start) * 1000)
@@ -260,13 +268,13 @@ class Phone:
                             body = await r.text()
                             status = r.status
                         break
-                    except aiohttp.ServerDisconnectedError:
+                    except aiohttp.ClientError as e:
                         # As for a GET below: the server closed an idle keep-alive
                         # connection as this POST went out on it, before any answer; a
                         # browser sends it again on a new connection (Chromium does so for
                         # any method on a reused connection). A move it did make comes back
                         # as 409, as a double tap does.
-                        if attempt == 2 or run.stopping:
+                        if not resendable(e) or attempt == 2 or run.stopping:
                             raise
                         run.resent += 1
             else:
