@@ -62,10 +62,11 @@ _DICT_NAMES = frozenset(dir(dict))
 
 
 class DictFirst(Environment):
-    """Two look-ups made cheap. `view.players` reads the key at once. Jinja tries the attribute first, and a plain
-    dict has none but its methods, so every dot on a view raised and caught an
-    AttributeError (a partial has a few hundred). The same answer, for plain dicts only:
-    their methods' names still mean the methods."""
+    """Jinja with two look-ups made cheap: templates by name, and `view.players`. Jinja
+    tries the attribute first, and a plain dict has none but its methods, so every dot on
+    a view raised and caught an AttributeError (a partial has a few hundred); here the key
+    is read at once. The same answer, for plain dicts only: their methods' names still
+    mean the methods."""
 
     def get_template(self, name, parent=None, globals=None):
         # Templates never change while the server runs (no auto-reload): a plain dict,
