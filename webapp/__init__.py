@@ -96,12 +96,12 @@ def create_app(config: dict | None = None):
     from .i18n import init_i18n
     from .realtime import init_realtime
     from .web import headers
-    from .web.fragments import DictFirst
+    from .web.fragments import LeanEnvironment
     from .store import Store
     from .tables import Tables
 
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
-    app.jinja_environment = DictFirst      # before anything makes app.jinja_env
+    app.jinja_environment = LeanEnvironment    # before anything makes app.jinja_env
     app.config.update(
         DATABASE=str(data_dir() / "baraha.sqlite3"),
         BOT_DELAY=1.2,

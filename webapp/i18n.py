@@ -170,7 +170,7 @@ def template_gettext(words: str, **values) -> Markup:
 def template_ngettext(singular: str, plural: str, n: int, **values) -> Markup:
     """The templates' ngettext(), as template_gettext: `num` is the number unless given."""
     values.setdefault("num", n)
-    return Markup(current().ngettext(singular, plural, n)) % values
+    return Markup(translate_plural(singular, plural, n)) % values
 
 
 def init_i18n(app) -> None:
@@ -178,10 +178,11 @@ def init_i18n(app) -> None:
     app.config["TRANSLATIONS_DIR"] = str(directory)
     babel = Babel(app, locale_selector=select_locale, default_domain=DOMAIN)
     babel.domain_instance = app.extensions["baraha.catalogs"] = Catalogs(load_catalogs(directory))
-    # The templates' _() and ngettext() through the kept catalog (see current()).
+    # Newstyle gettext (values as keywords) through the kept catalog (see current()); then
+    # the plain template_gettext in place of Jinja's context-passing wrappers: every
+    # template with words is HTML (autoescaped), so they give the same.
     app.jinja_env.install_gettext_callables(gettext=translate, ngettext=translate_plural,
                                             newstyle=True)
-    # Every template with words is HTML (autoescaped), so the plain ones give the same.
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext,
                                  ngettext=template_ngettext)
     app.jinja_env.globals.update(page_lang=page_lang, lang_here=here, LOCALES=LOCALES,

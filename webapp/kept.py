@@ -36,6 +36,5 @@ class Kept:
             while len(self._items) > self.most:
                 self._items.popitem(last=False)
 
-
     def __len__(self) -> int:
         return len(self._items)

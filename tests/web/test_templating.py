@@ -1,4 +1,4 @@
-"""The template machinery made cheap (fragments.DictFirst, i18n.template_gettext) gives
+"""The template machinery made cheap (fragments.LeanEnvironment, i18n.template_gettext) gives
 what Jinja's own would: the same text for the same template, in both languages."""
 from __future__ import annotations
 

@@ -61,12 +61,14 @@ class FlatGlobals(Template):
 _DICT_NAMES = frozenset(dir(dict))
 
 
-class DictFirst(Environment):
-    """Jinja with two look-ups made cheap: templates by name, and `view.players`. Jinja
-    tries the attribute first, and a plain dict has none but its methods, so every dot on
-    a view raised and caught an AttributeError (a partial has a few hundred); here the key
-    is read at once. The same answer, for plain dicts only: their methods' names still
-    mean the methods."""
+class LeanEnvironment(Environment):
+    """Jinja with three look-ups made cheap: the globals (`FlatGlobals`), templates by
+    name, and `view.players`. Jinja tries the attribute first, and a plain dict has none
+    but its methods, so every dot on a view raised and caught an AttributeError (a partial
+    has a few hundred); here the key is read at once. The same answer, for plain dicts
+    only: their methods' names still mean the methods."""
+
+    template_class = FlatGlobals
 
     def get_template(self, name, parent=None, globals=None):
         # Templates never change while the server runs (no auto-reload): a plain dict,
@@ -75,10 +77,10 @@ class DictFirst(Environment):
         if self.auto_reload or globals is not None or not isinstance(name, str):
             return super().get_template(name, parent, globals)
         loaded = self.__dict__.setdefault("_baraha_loaded", {})
-        found = loaded.get(name if parent is None else (name, parent))
+        key = name if parent is None else (name, parent)
+        found = loaded.get(key)
         if found is None:
-            found = super().get_template(name, parent)
-            loaded[name if parent is None else (name, parent)] = found
+            found = loaded[key] = super().get_template(name, parent)
         return found
 
     def getattr(self, obj, attribute):
@@ -94,7 +96,6 @@ def install(app) -> None:
     env = app.jinja_env
     if env.globals.get("_baraha_fragments"):
         return
-    env.template_class = FlatGlobals        # before any template is loaded
     cards, regions, forms = Kept(MAX_CARDS), Kept(MAX_REGIONS), Kept(MAX_FORMS)
     app.extensions["baraha.fragments"] = {"cards": cards, "regions": regions, "forms": forms,
                                           "partials": Kept(MAX_PARTIALS), "lines": Kept(MAX_LINES)}
