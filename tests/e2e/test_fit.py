@@ -142,6 +142,26 @@ def test_a_take_offered_several_ways_opens_a_choice_that_fits(server, ana):
     fits(ana, "after taking")
 
 
+@pytest.mark.parametrize("ana", SIZES[:1], indirect=True, ids=[f"{w}x{h}" for w, h in SIZES[:1]])
+def test_an_open_choice_stays_open_when_a_push_redraws_the_table(server, ana):
+    # A push of the same version (a player's phone came or went: "away") redraws the
+    # table while the take choice is open under Ana's finger: it stays open.
+    hands = [["7C", "7H", "7S", "8D", "9D", "2C", "4S", "6H", "JC", "QD", "KH", "3D"],
+             ["AC", "2D", "3H", "5S", "6C", "8H", "10S", "JD", "QS", "KC", "AD", "4H"],
+             ["7D", "AH", "2H", "3S", "4C", "5D", "6S", "8C", "9H", "10C", "JH", "QC", "KS"]]
+    table(server, ana, "tongits", deck_of(hands, 2), 2, [{"seat": 2, "do": "discard", "card": "7D"}])
+    expect(ana.locator('form.act[data-do="take"]')).to_have_count(5)
+    ana.locator(".pile.discard [data-tap=take]").click()
+    sheet = ana.locator("#take-sheet")
+    expect(sheet).to_be_visible()
+    ana.evaluate("""() => { window.barahaSwapped = 0;
+        document.body.addEventListener("htmx:afterSwap", () => { window.barahaSwapped += 1; }); }""")
+    ana.evaluate("window.barahaResync()")
+    wait_js(ana, "window.barahaSwapped > 0")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator("form.act")).to_have_count(5)
+
+
 @pytest.mark.parametrize("ana", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_one_tap_on_drop_asks_and_the_confirming_tap_drops(server, ana):
     doc = scenario("tonk-2p-drop.json")

@@ -8,11 +8,12 @@ import { snapshot, animate } from "./motion.js";
 import { focusKey, findKey, fallbackFocus } from "./focus.js";
 import { saved, keepSelection, selected, update, rove, restoreOrder, noteFresh, clearFresh } from "./hand.js";
 import { afterSwapMoves } from "./moves.js";
+import { openDialog } from "./panels.js";
 
 const root = $("#table");
 const baseTitle = document.title.replace(/^● .*? · /, "");
 
-let openDetails = {}, before = null, focusBefore = null, focusWasIn = false;
+let openDetails = {}, openSheets = [], before = null, focusBefore = null, focusWasIn = false;
 document.body.addEventListener("htmx:beforeRequest", (e) => {
   const elt = e.detail.elt;
   if (elt && elt.matches && elt.matches("form.act")) {
@@ -34,6 +35,10 @@ function beforeSwap(text) {
   const v = versionOf(text);
   if (v !== null && v < version()) return false;   // an older answer arrived late
   $$("details[id]", root).forEach((d) => { openDetails[d.id] = d.open; });
+  // A sheet open under the player's finger (the take choice, More moves) stays open when
+  // a push redraws the table, if the new view still has it (a move made from it closed it
+  // before its request went out).
+  openSheets = $$("dialog[open][id]", root).map((d) => d.id);
   before = snapshot();
   focusWasIn = root.contains(document.activeElement) && document.activeElement !== root;
   focusBefore = focusWasIn ? focusKey(document.activeElement) : null;
@@ -52,6 +57,11 @@ document.body.addEventListener("htmx:afterSwap", (e) => {
 });
 function afterSwap() {
   $$("details[id]", root).forEach((d) => { if (openDetails[d.id]) d.open = true; });
+  openSheets.forEach((id) => {
+    const d = document.getElementById(id);
+    if (d && root.contains(d) && $("form.act", d)) openDialog(d);
+  });
+  openSheets = [];
   const keep = saved;
   picks().forEach((b) => {
     if (keep.indexOf(b.getAttribute("data-card")) >= 0) b.setAttribute("aria-pressed", "true");
