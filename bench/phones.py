@@ -2,8 +2,10 @@
 
 Four ways to be a phone (--fetch):
 - `push` (the default): what the page (static/js/ui/bridge.js) does since phase 2 of issue
-  14: as `browser`, but the socket asks for `auth: {code, want: "partial"}` and the server
-  pushes this seat's partial as `view` {version, html}; no GET after a move.
+  14: as `browser`, but the socket asks for `auth: {code, want: "partial", changed: false}`
+  and the server pushes this seat's partial as `view` {version, html} (and no `changed`);
+  no GET after a move, and a move's POST names the phone's socket (X-Baraha-Socket), so
+  the server does not push the mover the partial its answer already is.
 - `browser`: what the page did before, and what it does against a server without the push.
   The socket connects with the seat
   cookie and `auth: {code}`; on `changed` the phone GETs its HTML partial (/t/CODE/view,
@@ -84,7 +86,7 @@ class Phone:
                 connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=2), headers=headers)
         auth = {"code": self.table} if self.run.fetch == "browser" else {"token": self.token}
         if self.run.fetch == "push":
-            auth = {"code": self.table, "want": "partial"}
+            auth = {"code": self.table, "want": "partial", "changed": False}
         # The socket from the phone's own address too (webapp/sockguard.py bounds the
         # connections per address, as it should: a LAN's phones each have their own).
         if getattr(self, "sock_http", None) is None:
@@ -264,7 +266,8 @@ class Phone:
                 for attempt in (1, 2):
                     try:
                         async with self.http.post(f"{run.base}/t/{self.table}/act", data=form,
-                                                  headers={"X-CSRF-Token": self.csrf}) as r:
+                                                  headers={"X-CSRF-Token": self.csrf,
+                                                           "X-Baraha-Socket": self.sio.get_sid() or ""}) as r:
                             body = await r.text()
                             status = r.status
                         break

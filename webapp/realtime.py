@@ -4,14 +4,17 @@ A phone connects to the default namespace with `auth: {"token": TOKEN}`, or with
 cookie (`baraha_<CODE>`; with cookies for several tables, `auth: {"code": CODE}` picks
 one). Anything else is refused. The socket joins the room named by the table's code, and
 `notify` sends that room `changed` with `{"version": V}` and nothing else; each phone then
-fetches its own view. Every emit names its room (`to=`), so nothing reaches another table.
+fetches its own view, or is pushed it if it asked (`want: "partial"`, below; a page that
+also said `changed: false` is not sent `changed`). Every emit names its room or sid
+(`to=`), so nothing reaches another table.
 """
 from __future__ import annotations
 
 import threading
 
-from flask import current_app, request
+from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
+from werkzeug.http import parse_cookie
 
 from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
@@ -72,7 +75,11 @@ def _without_takeover(offers: str) -> str:
 
 
 def notify(code: str, version: int) -> None:
-    socketio.emit("changed", {"version": version}, to=code)
+    with _lock:
+        quiet = [sid for sid, w in _wanting.get(code, {}).items() if w[3]]
+    # Not to a page that said `changed: false`: its `view` says the same, and each frame
+    # costs the server a wake-up of that socket's writer and a deflate.
+    socketio.emit("changed", {"version": version}, to=code, skip_sid=quiet or None)
     _push(code)         # the connections that asked for their partial
 
 
@@ -83,13 +90,14 @@ def notify(code: str, version: int) -> None:
 
 _HEADERS = ("HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "HTTP_HOST", "wsgi.url_scheme",
             "SERVER_NAME", "SERVER_PORT", "REMOTE_ADDR")
-_wanting: dict[str, dict[str, tuple]] = {}     # code -> sid -> (app, seat, environ)
+_wanting: dict[str, dict[str, tuple]] = {}     # code -> sid -> (app, seat, environ, quiet)
+ANSWERED = "X-Baraha-Socket"    # a POST's header: the socket of the phone that sent it
 
 
-def _want(code: str, seat: int, sid: str) -> None:
+def _want(code: str, seat: int, sid: str, quiet: bool) -> None:
     env = {k: request.environ[k] for k in _HEADERS if k in request.environ}
     with _lock:
-        _wanting.setdefault(code, {})[sid] = (current_app._get_current_object(), seat, env)
+        _wanting.setdefault(code, {})[sid] = (current_app._get_current_object(), seat, env, quiet)
 
 
 def _gone(code: str, sid: str) -> None:
@@ -110,7 +118,10 @@ def _push(code: str) -> None:
     # and each render takes a few milliseconds that the others would wait for.
     mover = _last_mover(conns[0][1][0], code)
     conns.sort(key=lambda c: c[1][1] == mover)
-    for sid, (app, seat, env) in conns:
+    answered = _answered(conns)
+    for sid, (app, seat, env, _quiet) in conns:
+        if sid == answered:     # the phone that posted: its answer is this very partial
+            continue
         made = app.extensions.get("baraha.pushed")
         if made is None:
             continue
@@ -120,6 +131,31 @@ def _push(code: str) -> None:
             app.logger.exception("table %s: push to seat %s failed", code, seat)
             continue
         socketio.emit("view", {"version": version, "html": html}, to=sid)
+
+
+_ANSWERING = "baraha.answering_with_partial"
+
+
+def answering_with_partial() -> None:
+    """The post being handled will be answered with its seat's partial (the page's moves:
+    webapp/web/table.py `act`), so the phone that sent it needs no push of that version."""
+    request.environ[_ANSWERING] = True
+
+
+def _answered(conns) -> str | None:
+    """The connection of the phone whose post is being answered with its partial, if that
+    answer is the very HTML its push would carry (the same cookies, language, host and
+    address as its handshake): the page names its socket in the post's X-Baraha-Socket."""
+    if not has_request_context() or not request.environ.get(_ANSWERING):
+        return None
+    sid = request.headers.get(ANSWERED)
+    found = next((w for s, w in conns if s == sid), None) if sid else None
+    if found is None:
+        return None
+    env, here = found[2], request.environ
+    same = all(env.get(k) == here.get(k) for k in _HEADERS if k != "HTTP_COOKIE")
+    # Cookies as a dict: the same browser may send them in another order.
+    return sid if same and parse_cookie(env.get("HTTP_COOKIE", "")) == request.cookies else None
 
 
 def _last_mover(app, code: str) -> int | None:
@@ -183,7 +219,8 @@ def on_connect(auth=None):
     join_room(table.code)
     join_room(seat_room(table.code, seat))
     if isinstance(auth, dict) and auth.get("want") == "partial":
-        _want(table.code, seat, request.sid)    # pushed to request.sid only
+        # pushed to request.sid only; `changed: false`: `view` alone, no `changed`
+        _want(table.code, seat, request.sid, auth.get("changed") is False)
     with _lock:
         _sockets[request.sid] = (table, seat)
     table.connected(seat, +1)

@@ -41,7 +41,21 @@ def test_tongits_three_phones_play_a_stacked_hand_to_the_settlement(live_server,
     # Nothing illegal is offered: no Draw button for the dealer's first turn.
     expect(cy.locator('form.act[data-do="draw"]')).to_have_count(0)
 
+    # From here, what each phone's socket hears (it asked for `view` alone).
+    for page in pages:
+        page.evaluate("() => { window.heard = [];"
+                      " window.socket.onAny((e, m) => window.heard.push(e)); }")
+    start = version(ana)
     play(pages, doc["actions"])
+    end = max(version(page) for page in pages)
+    for page in pages:
+        wait_version(page, end)
+    heard = [page.evaluate("() => window.heard") for page in pages]
+    assert {e for h in heard for e in h} == {"view"}, "no `changed` for a page"
+    # Each new version is pushed to the phones that did not make it: the phone that did
+    # had it as its tap's answer (two pushes a move at three phones, not three).
+    versions = end - start
+    assert 2 * versions <= sum(map(len, heard)) < 2.5 * versions, (versions, heard)
 
     settlement = []
     for page in pages:

@@ -1,9 +1,15 @@
 """The opt-in push (docs/API.md): `auth: {want: "partial"}` gets `view` {version, html}
 with its own seat's partial after each change, the very HTML a GET of /t/CODE/view gives
-that browser; `changed` {version} still comes, and nobody who did not ask gets a `view`."""
+that browser; `changed` {version} still comes unless it said `changed: false`, nobody who
+did not ask gets a `view`, and the phone whose move is answered with its partial (its post
+names its socket) is not pushed that same partial again."""
 from __future__ import annotations
 
 import re
+
+from webapp.realtime import socketio
+
+from .test_pages import HX, forms, post
 
 CARD = re.compile(r'data-card="([0-9A-Z]+)"')
 
@@ -95,3 +101,82 @@ def test_two_phones_of_one_seat_each_get_their_own_language(app, api, socket_cli
     for browser, v in ((en, va), (fil, vb)):
         r = browser.get(f"/t/{code}/view", headers={"HX-Request": "true"})
         assert r.get_data(as_text=True) == v["html"]
+
+
+def sid_of(sc) -> str:
+    return socketio.server.manager.sid_from_eio_sid(sc.eio_sid, "/")
+
+
+def names(sc) -> list[str]:
+    return [m["name"] for m in sc.get_received()]
+
+
+def test_a_page_that_says_changed_false_hears_only_its_view(app, api, socket_client):
+    code = api.create("tongits")
+    seats = browsers(app, api, code)
+    quiet = socket_client(flask_test_client=seats[0][0],
+                          auth={"code": code, "want": "partial", "changed": False})
+    both = socket_client(flask_test_client=seats[1][0], auth={"code": code, "want": "partial"})
+    plain = socket_client(auth={"token": seats[2][1]})
+    for sc in (quiet, both, plain):
+        sc.get_received()
+    move(api, code, [t for _, t in seats])
+    assert names(quiet) == ["view"]
+    assert sorted(names(both)) == ["changed", "view"]
+    assert names(plain) == ["changed"]
+
+
+def mover(api, code, seats) -> int:
+    return next(i for i, (_, t) in enumerate(seats) if api.view(code, t)["legal"])
+
+
+def page_move(browser, code, socket_id: str | None):
+    html = browser.get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    f = forms(html)[0]
+    headers = {**HX, "X-Baraha-Socket": socket_id} if socket_id else HX
+    r = post(browser, code, f["version"], f["action"], headers)
+    assert r.status_code == 200, r.data
+    return r
+
+
+def test_the_phone_whose_move_is_answered_is_not_pushed_it_again(app, api, socket_client):
+    code = api.create("tongits")
+    seats = browsers(app, api, code)
+    socks = [socket_client(flask_test_client=b, auth={"code": code, "want": "partial"})
+             for b, _ in seats]
+    for sc in socks:
+        sc.get_received()
+    me = mover(api, code, seats)
+    r = page_move(seats[me][0], code, sid_of(socks[me]))
+    version = int(re.search(r'data-version="(\d+)"', r.get_data(as_text=True)).group(1))
+    for seat, sc in enumerate(socks):
+        got = views(sc)
+        if seat == me:
+            assert got == [], "the answer is its new partial: no push of the same"
+        else:
+            assert got and got[-1]["version"] == version
+    # What it was answered is what its push would have been: the GET of its partial now.
+    again = seats[me][0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    assert r.get_data(as_text=True) == again
+
+
+def test_a_post_naming_a_socket_that_would_render_otherwise_still_pushes_it(app, api,
+                                                                           socket_client):
+    code = api.create("tongits")
+    seats = browsers(app, api, code)
+    socks = [socket_client(flask_test_client=b, auth={"code": code, "want": "partial"})
+             for b, _ in seats]
+    for sc in socks:
+        sc.get_received()
+    me = mover(api, code, seats)
+    other = (me + 1) % 3
+    # Another seat's socket: its cookies are not the poster's, so it is pushed as ever.
+    page_move(seats[me][0], code, sid_of(socks[other]))
+    assert views(socks[other]) and views(socks[me])
+    # Its own socket, but the phone changed its language since it connected: the answer
+    # is in Filipino, the push (its handshake's language) in English, so it is pushed.
+    me = mover(api, code, seats)
+    socks[me].get_received()
+    seats[me][0].set_cookie("baraha-lang", "fil")
+    page_move(seats[me][0], code, sid_of(socks[me]))
+    assert views(socks[me]), "a push that would differ from the answer is still sent"

@@ -20,7 +20,7 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..errors import BadRequest, Stale, Unauthorized, WebError
-from ..realtime import cookie_name, nudge as push_nudge
+from ..realtime import answering_with_partial, cookie_name, nudge as push_nudge
 from ..tables import claims, tables_of
 from ..tables.language import TABLE_ACTIONS
 from . import fragments, guard, partials, present
@@ -188,6 +188,8 @@ def act(code: str):
         # It does not depend on what the screen showed (others pressing "Next hand" first
         # move the version): act on the current version instead of asking for a second tap.
         version = table.view(seat)["version"]
+    if _is_htmx():
+        answering_with_partial()
     try:
         view = table.act(seat, version, action)
     except Stale as e:

@@ -189,11 +189,19 @@ function connect() {
   // that failed from that connection's list, so a phone that fell back to polling in the
   // same attempt would never upgrade. After a failed attempt the next ones start on
   // polling and upgrade, as Socket.IO's own docs advise (client options, `transports`).
+  // `changed: false`: the `view` is the signal too, so the server sends no `changed`.
   const socket = window.io({
     transports: ["websocket", "polling"],
-    auth: { code: root.getAttribute("data-code"), want: "partial" },
+    auth: { code: root.getAttribute("data-code"), want: "partial", changed: false },
   });
   window.socket = socket;
+  // A move's answer is our new partial: naming our socket spares the server its push.
+  document.body.addEventListener("htmx:configRequest", (e) => {
+    const elt = e.detail.elt;
+    if (socket.connected && socket.id && elt && elt.matches && elt.matches("form.act")) {
+      e.detail.headers["X-Baraha-Socket"] = socket.id;
+    }
+  });
   socket.on("connect", () => {
     offline(false);
     resync();       // something may have happened before or while we were connected
