@@ -35,7 +35,9 @@ requests resent after a keep-alive close, and requests cut off by the end of the
 waits for it before it closes the phones.
 
 --slow-host SHARE runs the server in a cgroup held to SHARE of one core (a CPU quota, as
-root: bench/loadserver.py); --wifi puts bench/air.py between the phones and the server
+root: bench/loadserver.py), SHARE of every --quota-period-ms (100 ms, the kernel's default:
+a burst of moves then stalls until the next period, which a slow core does not do; 10 ms
+is closer to a core that is simply slower); --wifi puts bench/air.py between the phones and the server
 (netem's delay, jitter and loss, emulated in user space: this kernel has no netem).
 Nothing but 127.0.0.0/8 is ever contacted.
 """
@@ -137,7 +139,7 @@ def _pct(xs) -> dict:
 
 
 async def level(args, tables: int, folder: Path) -> dict:
-    quota = Quota(args.slow_host) if args.slow_host else None
+    quota = Quota(args.slow_host, args.quota_period_ms * 1000) if args.slow_host else None
     relay = None
     load0 = os.getloadavg()
     server = Server(args.threads, folder, args.switch_interval, args.durable, args.malloc_arenas,
@@ -289,6 +291,10 @@ def main(argv=None) -> int:
                          "browser (changed, then GET), partial, json")
     ap.add_argument("--slow-host", type=float, metavar="SHARE",
                     help="hold the server to SHARE of one core (e.g. 0.25) with a cgroup quota")
+    ap.add_argument("--quota-period-ms", type=int, default=100, metavar="MS",
+                    help="--slow-host's period [100: the kernel's default]; the quota is "
+                         "SHARE of it (10: a slow core's steady pace, rather than stalls "
+                         "of up to (1 - SHARE) x 100 ms)")
     ap.add_argument("--wifi", action="store_true",
                     help="phones reach the server through bench/air.py: 30 ms RTT, 10 ms "
                          "jitter, 1%% loss")

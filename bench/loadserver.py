@@ -26,25 +26,25 @@ PERIOD_US = 100_000     # 100 ms: the kernel's default CFS period
 class Quota:
     """A cgroup holding its processes to `share` of one core."""
 
-    def __init__(self, share: float):
+    def __init__(self, share: float, period_us: int = PERIOD_US):
         name = f"baraha-bench-{os.getpid()}"
-        quota = max(1000, int(share * PERIOD_US))
+        quota = max(1000, int(share * period_us))
         v2 = Path("/sys/fs/cgroup/cgroup.controllers")
         if v2.exists() and "cpu" in v2.read_text().split():
             self.dir = Path("/sys/fs/cgroup") / name
             self.kind = "cgroup v2 cpu.max"
             self.dir.mkdir()
-            (self.dir / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+            (self.dir / "cpu.max").write_text(f"{quota} {period_us}")
         elif Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").exists():
             self.dir = Path("/sys/fs/cgroup/cpu") / name
             self.kind = "cgroup v1 cpu.cfs_quota_us"
             self.dir.mkdir()
-            (self.dir / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+            (self.dir / "cpu.cfs_period_us").write_text(str(period_us))
             (self.dir / "cpu.cfs_quota_us").write_text(str(quota))
         else:
             raise SystemExit("--slow-host needs a writable cgroup CPU controller (cgroup v2 "
                              "cpu.max or v1 cpu.cfs_quota_us, as root); none here")
-        self.setting = f"{quota} us per {PERIOD_US} us"
+        self.setting = f"{quota} us per {period_us} us"
 
     def enter(self) -> None:
         """In the child, before exec: the server and everything it forks stay inside."""
