@@ -8,8 +8,10 @@
 
 The phones (bench/phones.py) do by default what the page does (static/js/ui/bridge.js):
 each socket asks for `want: "partial"` (and `changed: false`) and is pushed its seat's HTML
-partial as `view` after every change but its own moves (their POST's answer is it) (`--fetch browser`: on `changed` each fetches its partial, the page's
-way before issue 14 phase 2), and taps are the partial's own forms, posted as htmx posts them. A phone "thinks" --think seconds (+-20%) before a move; after a hand
+partial as `view` after every change but its own moves (their POST's answer is it);
+`--fetch browser`: on `changed` each fetches its partial, the page's way before issue 14
+phase 2. Taps are the partial's own forms, posted as htmx posts them (naming the phone's
+socket). A phone "thinks" --think seconds (+-20%) before a move; after a hand
 everyone taps Next hand. Every phone has its own source address (127.0.0.2, 127.0.0.3,
 ...), as phones on a LAN do, so the server's per-client rate limit applies per phone.
 The server is `baraha serve` itself (bench/loadserver.py): `python -m webapp serve --host
@@ -37,7 +39,8 @@ waits for it before it closes the phones.
 --slow-host SHARE runs the server in a cgroup held to SHARE of one core (a CPU quota, as
 root: bench/loadserver.py), SHARE of every --quota-period-ms (100 ms, the kernel's default:
 a burst of moves then stalls until the next period, which a slow core does not do; 10 ms
-is closer to a core that is simply slower); --wifi puts bench/air.py between the phones and the server
+is closer to a core that is simply slower); --wifi puts bench/air.py between the phones
+and the server
 (netem's delay, jitter and loss, emulated in user space: this kernel has no netem).
 Nothing but 127.0.0.0/8 is ever contacted.
 """

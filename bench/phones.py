@@ -115,6 +115,10 @@ class Phone:
             delay = min(5.0, 1.0 * 2 ** (attempt - 1))
             await asyncio.sleep(delay * self.rng.uniform(0.5, 1.5))
 
+    def sid(self) -> str:
+        """The socket's id, as the page names it in a move's post (X-Baraha-Socket)."""
+        return self.sio.get_sid() or ""
+
     async def on_disconnect(self, *_reason) -> None:
         if not self.run.stopping and self.sio.connected:
             self.run.dropped += 1   # the server closed a joined socket mid-level
@@ -267,7 +271,7 @@ class Phone:
                     try:
                         async with self.http.post(f"{run.base}/t/{self.table}/act", data=form,
                                                   headers={"X-CSRF-Token": self.csrf,
-                                                           "X-Baraha-Socket": self.sio.get_sid() or ""}) as r:
+                                                           "X-Baraha-Socket": self.sid()}) as r:
                             body = await r.text()
                             status = r.status
                         break
