@@ -162,6 +162,32 @@ def test_an_open_choice_stays_open_when_a_push_redraws_the_table(server, ana):
     expect(sheet.locator("form.act")).to_have_count(5)
 
 
+@pytest.mark.parametrize("ana", SIZES[:1], indirect=True, ids=[f"{w}x{h}" for w, h in SIZES[:1]])
+def test_a_move_whose_answer_is_lost_on_the_way_still_shows(server, ana):
+    # The server makes the move, but its answer never reaches the phone (the Wi-Fi lost
+    # it). No push brings it either (the page named its socket: its answer was to be its
+    # view), so the page fetches its view itself.
+    hands = [["7C", "7H", "7S", "8D", "9D", "2C", "4S", "6H", "JC", "QD", "KH", "3D"],
+             ["AC", "2D", "3H", "5S", "6C", "8H", "10S", "JD", "QS", "KC", "AD", "4H"],
+             ["7D", "AH", "2H", "3S", "4C", "5D", "6S", "8C", "9H", "10C", "JH", "QC", "KS"]]
+    table(server, ana, "tongits", deck_of(hands, 2), 2, [{"seat": 2, "do": "discard", "card": "7D"}])
+    wait_js(ana, "window.socket && window.socket.connected")
+    v = version(ana)
+    lost = []
+
+    def lose(route):
+        route.fetch()                   # the move is made
+        lost.append(route.request.headers.get("x-baraha-socket"))
+        route.abort("failed")           # and its answer is lost
+
+    ana.route("**/act", lose)
+    ana.locator('form.act[data-do="draw"] button').first.click()
+    wait_version(ana, v + 1)
+    assert lost and lost[0], "the post named its socket"
+    expect(ana.locator("#hand .pick")).to_have_count(13)       # the card drawn is shown
+    ana.unroute("**/act")
+
+
 @pytest.mark.parametrize("ana", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_one_tap_on_drop_asks_and_the_confirming_tap_drops(server, ana):
     doc = scenario("tonk-2p-drop.json")

@@ -100,7 +100,13 @@ document.body.addEventListener("htmx:afterRequest", (e) => {
     const v = pending;
     pending = null;
     // Newer than what our answer showed (or the answer failed): fetch; else it was ours.
-    if (v !== null && (v > version() || !e.detail.successful) && window.barahaResync) window.barahaResync();
+    // No answer at all (the connection dropped, or the server failed): the move may have
+    // been made, and no push will bring it (the post named our socket), so fetch too.
+    const xhr = e.detail.xhr;
+    const lost = !e.detail.successful && (!xhr || xhr.status === 0 || xhr.status >= 500);
+    if ((lost || (v !== null && (v > version() || !e.detail.successful))) && window.barahaResync) {
+      window.barahaResync();
+    }
   }
   $$("form.act button").forEach((b) => { b.disabled = false; });
   keepSelection(selected());     // refused (nothing swapped): the selection stays for the next push
