@@ -11,6 +11,7 @@ also said `changed: false` is not sent `changed`). Every emit names its room or 
 from __future__ import annotations
 
 import threading
+from typing import NamedTuple
 
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
@@ -76,11 +77,13 @@ def _without_takeover(offers: str) -> str:
 
 def notify(code: str, version: int) -> None:
     with _lock:
-        quiet = [sid for sid, w in _wanting.get(code, {}).items() if w[3]]
+        conns = list(_wanting.get(code, {}).items())
     # Not to a page that said `changed: false`: its `view` says the same, and each frame
     # costs the server a wake-up of that socket's writer and a deflate.
+    quiet = [sid for sid, w in conns if w.quiet]
     socketio.emit("changed", {"version": version}, to=code, skip_sid=quiet or None)
-    _push(code)         # the connections that asked for their partial
+    if conns:
+        _push(code, conns)      # the connections that asked for their partial
 
 
 # ---- the push (docs/API.md, `want: "partial"`) -----------------------------------------
@@ -90,14 +93,26 @@ def notify(code: str, version: int) -> None:
 
 _HEADERS = ("HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "HTTP_HOST", "wsgi.url_scheme",
             "SERVER_NAME", "SERVER_PORT", "REMOTE_ADDR")
-_wanting: dict[str, dict[str, tuple]] = {}     # code -> sid -> (app, seat, environ, quiet)
+
+
+class Wanting(NamedTuple):
+    """A connection that asked for its partial: the app and seat it is pushed from, its
+    handshake's headers (what the partial is rendered with), whether it said `changed: false`."""
+    app: object
+    seat: int
+    env: dict
+    quiet: bool
+
+
+_wanting: dict[str, dict[str, Wanting]] = {}     # code -> sid -> Wanting
 ANSWERED = "X-Baraha-Socket"    # a POST's header: the socket of the phone that sent it
 
 
 def _want(code: str, seat: int, sid: str, quiet: bool) -> None:
     env = {k: request.environ[k] for k in _HEADERS if k in request.environ}
     with _lock:
-        _wanting.setdefault(code, {})[sid] = (current_app._get_current_object(), seat, env, quiet)
+        _wanting.setdefault(code, {})[sid] = Wanting(current_app._get_current_object(), seat,
+                                                     env, quiet)
 
 
 def _gone(code: str, sid: str) -> None:
@@ -109,26 +124,22 @@ def _gone(code: str, sid: str) -> None:
                 del _wanting[code]
 
 
-def _push(code: str) -> None:
-    with _lock:
-        conns = list(_wanting.get(code, {}).items())
-    if not conns:
-        return
+def _push(code: str, conns: list[tuple[str, Wanting]]) -> None:
     # The others first: the player who just moved has the answer to its own tap already,
     # and each render takes a few milliseconds that the others would wait for.
-    mover = _last_mover(conns[0][1][0], code)
-    conns.sort(key=lambda c: c[1][1] == mover)
+    mover = _last_mover(conns[0][1].app, code)
+    conns.sort(key=lambda c: c[1].seat == mover)
     answered = _answered(conns)
-    for sid, (app, seat, env, _quiet) in conns:
+    for sid, w in conns:
         if sid == answered:     # the phone that posted: its answer is this very partial
             continue
-        made = app.extensions.get("baraha.pushed")
+        made = w.app.extensions.get("baraha.pushed")
         if made is None:
             continue
         try:
-            html, version = made(app, code, seat, env)
+            html, version = made(w.app, code, w.seat, w.env)
         except Exception:       # a push that fails must not undo the move; the phone resyncs
-            app.logger.exception("table %s: push to seat %s failed", code, seat)
+            w.app.logger.exception("table %s: push to seat %s failed", code, w.seat)
             continue
         socketio.emit("view", {"version": version, "html": html}, to=sid)
 
@@ -152,7 +163,7 @@ def _answered(conns) -> str | None:
     found = next((w for s, w in conns if s == sid), None) if sid else None
     if found is None:
         return None
-    env, here = found[2], request.environ
+    env, here = found.env, request.environ
     same = all(env.get(k) == here.get(k) for k in _HEADERS if k != "HTTP_COOKIE")
     # Cookies as a dict: the same browser may send them in another order.
     return sid if same and parse_cookie(env.get("HTTP_COOKIE", "")) == request.cookies else None

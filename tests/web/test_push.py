@@ -36,6 +36,17 @@ def browsers(app, api, code, langs=("en", "en", "en")):
     return out
 
 
+def pushed_table(app, api, socket_client):
+    """A Tong-its table of three browsers whose sockets asked for `view`, heard nothing yet."""
+    code = api.create("tongits")
+    seats = browsers(app, api, code)
+    socks = [socket_client(flask_test_client=b, auth={"code": code, "want": "partial"})
+             for b, _ in seats]
+    for sc in socks:
+        sc.get_received()
+    return code, seats, socks
+
+
 def move(api, code, tokens):
     for t in tokens:
         view = api.view(code, t)
@@ -45,13 +56,8 @@ def move(api, code, tokens):
 
 
 def test_each_seat_is_pushed_its_own_partial_only(app, api, socket_client):
-    code = api.create("tongits")
-    seats = browsers(app, api, code)
-    socks = [socket_client(flask_test_client=b, auth={"code": code, "want": "partial"})
-             for b, _ in seats]
+    code, seats, socks = pushed_table(app, api, socket_client)
     assert all(sc.is_connected() for sc in socks)
-    for sc in socks:
-        sc.get_received()
     new = move(api, code, [t for _, t in seats])
     hands = [set(api.view(code, t)["hand"]) for _, t in seats]
     for seat, ((browser, _), sc) in enumerate(zip(seats, socks)):
@@ -140,12 +146,7 @@ def page_move(browser, code, socket_id: str | None):
 
 
 def test_the_phone_whose_move_is_answered_is_not_pushed_it_again(app, api, socket_client):
-    code = api.create("tongits")
-    seats = browsers(app, api, code)
-    socks = [socket_client(flask_test_client=b, auth={"code": code, "want": "partial"})
-             for b, _ in seats]
-    for sc in socks:
-        sc.get_received()
+    code, seats, socks = pushed_table(app, api, socket_client)
     me = mover(api, code, seats)
     r = page_move(seats[me][0], code, sid_of(socks[me]))
     version = int(re.search(r'data-version="(\d+)"', r.get_data(as_text=True)).group(1))
@@ -162,12 +163,7 @@ def test_the_phone_whose_move_is_answered_is_not_pushed_it_again(app, api, socke
 
 def test_a_post_naming_a_socket_that_would_render_otherwise_still_pushes_it(app, api,
                                                                            socket_client):
-    code = api.create("tongits")
-    seats = browsers(app, api, code)
-    socks = [socket_client(flask_test_client=b, auth={"code": code, "want": "partial"})
-             for b, _ in seats]
-    for sc in socks:
-        sc.get_received()
+    code, seats, socks = pushed_table(app, api, socket_client)
     me = mover(api, code, seats)
     other = (me + 1) % 3
     # Another seat's socket: its cookies are not the poster's, so it is pushed as ever.
