@@ -104,14 +104,14 @@ _NO_TCACHE = "glibc.malloc.tcache_count=0"
 def _no_thread_malloc_caches() -> None:
     """Start again (exec, same arguments) with glibc's per-thread malloc caches off.
 
-    Every open websocket is about four threads here, and glibc gives each thread a cache
-    of the small blocks it freed (up to 7 per size class), which only that thread reuses:
-    with 300 phones connected that is ~20 MB held in 1,400 caches, a fifth of the memory
-    of a table (bench/load.py: 867 KB per table instead of 1,065 at 100 tables, 1,763
-    instead of 2,086 at 10; CPU per move the same). The GIL lets one thread allocate at a
-    time, so the shared arenas cost no measurable speed. glibc reads this setting
-    (GLIBC_TUNABLES) only when a program starts, hence the exec; a GLIBC_TUNABLES that
-    already sets a tcache value wins."""
+    Every open websocket holds about three threads here (four when this was measured), and
+    glibc gives each thread a cache of the small blocks it freed (up to 7 per size class),
+    which only that thread reuses: with 300 phones connected that was ~20 MB held in 1,400
+    caches, a fifth of the memory of a table (bench/load.py: 867 KB per table instead of
+    1,065 at 100 tables, 1,763 instead of 2,086 at 10; CPU per move the same). The GIL lets
+    one thread allocate at a time, so the shared arenas cost no measurable speed. glibc
+    reads this setting (GLIBC_TUNABLES) only when a program starts, hence the exec; a
+    GLIBC_TUNABLES that already sets a tcache value wins."""
     tunables = os.environ.get("GLIBC_TUNABLES", "")
     if (not sys.platform.startswith("linux") or "glibc.malloc.tcache" in tunables
             or platform.libc_ver()[0] != "glibc"):

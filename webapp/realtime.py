@@ -17,6 +17,7 @@ from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
 from werkzeug.http import parse_cookie
 
+from .pings import pinger
 from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
 
@@ -42,6 +43,7 @@ def init_realtime(app) -> None:
                       manage_session=False, max_http_buffer_size=16 * 1024)
     # Bounds in front of the handlers below (webapp/sockguard.py).
     app.extensions["baraha.sockguard"] = Guard(socketio.server)
+    pinger.install(socketio.server.eio)     # one thread for every phone's pings
     app.wsgi_app = _deflate_per_message(app.wsgi_app)
 
 

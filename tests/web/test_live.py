@@ -185,3 +185,46 @@ def test_websockets_compress_each_message_alone(live):
     params = {p.strip().split("=")[0] for p in granted.group(1).split(";")}
     assert params >= {"permessage-deflate", "server_no_context_takeover",
                       "client_no_context_takeover"}, granted.group(1)
+
+
+def test_pings_come_from_one_thread_and_still_reach_every_phone(live):
+    # Engine.IO would sleep out each phone's ping interval in a thread of its own
+    # (webapp/pings.py): three phones, every ping answered, and no thread per phone for it.
+    import websocket
+    from webapp.realtime import socketio as sio_ext
+    sio_ext.server.eio.ping_interval = 0.2
+    code = requests.post(f"{live}/api/tables", json={"game": "tongits"}).json()["code"]
+    tokens = [requests.post(f"{live}/api/tables/{code}/seats", json={"name": n}).json()["token"]
+              for n in ("Ana", "Ben", "Cris")]
+    pings = [0, 0, 0]
+    stop = threading.Event()
+
+    def phone(i):
+        ws = websocket.create_connection(f"{live.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket",
+                                         timeout=5)
+        try:
+            assert ws.recv().startswith("0")                    # Engine.IO's open
+            ws.send('40{"token": "%s"}' % tokens[i])
+            while not stop.is_set():
+                got = ws.recv()
+                assert not got.startswith("44"), got            # Socket.IO's refusal
+                if got == "2":
+                    pings[i] += 1
+                    ws.send("3")
+        finally:
+            ws.close()
+
+    phones = [threading.Thread(target=phone, args=(i,), daemon=True) for i in range(3)]
+    for t in phones:
+        t.start()
+    try:
+        assert wait_for(lambda: min(pings) >= 2, timeout=10), pings
+        own = [t.name for t in threading.enumerate() if "_send_ping" in t.name]
+        assert own == [], own
+        assert [t.name for t in threading.enumerate()].count("engineio-pings") == 1
+        before = list(pings)
+        assert wait_for(lambda: all(p >= b + 3 for p, b in zip(pings, before)), timeout=10), pings
+    finally:
+        stop.set()
+        for t in phones:
+            t.join(timeout=5)
