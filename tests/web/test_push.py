@@ -176,3 +176,21 @@ def test_a_post_naming_a_socket_that_would_render_otherwise_still_pushes_it(app,
     seats[me][0].set_cookie("baraha-lang", "fil")
     page_move(seats[me][0], code, sid_of(socks[me]))
     assert views(socks[me]), "a push that would differ from the answer is still sent"
+
+
+def test_a_page_move_and_its_pushes_word_no_json_log(app, api, socket_client, monkeypatch):
+    # The JSON view's `log` is English for programs; pages word their own story. A page's
+    # move and the pushes it causes build views without it; the API's view still has it.
+    import webapp.tables.view as table_views
+    worded = []
+    real = table_views.log_lines
+    monkeypatch.setattr(table_views, "log_lines", lambda view: worded.append(view["seat"]) or real(view))
+    code, seats, socks = pushed_table(app, api, socket_client)
+    me = mover(api, code, seats)
+    worded.clear()
+    r = page_move(seats[me][0], code, sid_of(socks[me]))
+    assert all(views(sc) for seat, sc in enumerate(socks) if seat != me)
+    assert worded == [], f"seats {worded} had the JSON log worded for a page"
+    view = api.view(code, seats[me][1])
+    assert view["log"] and worded == [me]
+    assert r.get_data(as_text=True) == seats[me][0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)

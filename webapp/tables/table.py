@@ -122,7 +122,7 @@ class Table:
 
     # ---- actions --------------------------------------------------------------------
 
-    def act(self, seat: int, version, action) -> dict:
+    def act(self, seat: int, version, action, worded: bool = True) -> dict:
         check_version(version)
         parsed, canon = parse_action(seat, action, self.players)
         with self.lock:
@@ -130,8 +130,8 @@ class Table:
             key = request_key(seat, version, canon)
             if version != self.version:
                 if self.last.get(seat) == key:      # the same request again: applied once
-                    return self._view(seat)
-                raise Stale(self._view(seat), f"the table has moved on (your screen showed "
+                    return self._view(seat, worded=worded)
+                raise Stale(self._view(seat, worded=worded), f"the table has moved on (your screen showed "
                             f"version {version}, it is now {self.version}); here it is as it is now")
             if self.seats[seat].bot:
                 raise Illegal("a bot is playing your seat now; ask the host to give it back")
@@ -149,7 +149,7 @@ class Table:
                     raise Illegal(str(e), code=e.code, facts=e.facts) from None
             self._commit("action", self._action_row(seat, canon, key), hand)
             turns.progress(self)
-            view, now = self._view(seat), self.version
+            view, now = self._view(seat, worded=worded), self.version
         self._notify(now)
         return view
 
@@ -171,22 +171,23 @@ class Table:
 
     # ---- views ----------------------------------------------------------------------
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int, worded: bool = True) -> dict:
+        """`worded`: with the `log` of the JSON view (pages word their own story)."""
         with self.lock:
-            return self._view(seat)
+            return self._view(seat, worded=worded)
 
-    def _view(self, seat: int, acting: bool = False) -> dict:
+    def _view(self, seat: int, acting: bool = False, worded: bool = True) -> dict:
         # A view is a function of the version, the seat and who is connected ("away"):
         # one move asks for each seat's several times (the answer, the pushes, the GETs).
         # Kept for the current version only; callers read views, never change them.
         online = tuple(st.sockets > 0 for st in self.seats)
-        key = (self.version, seat, acting, online)
+        key = (self.version, seat, acting, worded, online)
         kept = self.__dict__.setdefault("_views", {})
         view = kept.get(key)
         if view is None:
             if kept and next(iter(kept))[0] != self.version:
                 kept.clear()
-            view = kept[key] = table_view(self, seat, acting)
+            view = kept[key] = table_view(self, seat, acting, worded)
         return view
 
     def chips(self) -> list[int]:

@@ -6,7 +6,7 @@ from ..words import log_lines
 from . import dealing, language
 
 
-def table_view(table, seat: int, acting: bool = False) -> View:
+def table_view(table, seat: int, acting: bool = False, worded: bool = True) -> View:
     chips = dealing.chips(table)
     me = table.seats[seat]
     facts = TableFacts(
@@ -19,5 +19,6 @@ def table_view(table, seat: int, acting: bool = False) -> View:
         # A person sees the seat a bot plays for them, without its moves.
         may_act=not table.closed and (acting or not me.bot),
         offered=language.offered(table, seat))
-    # A bot about to act reads events, not sentences: its view is not worded.
-    return view_for(table.hand, seat, facts, describe=None if acting else log_lines)
+    # A bot about to act reads events, not sentences, and a page words its own story
+    # (webapp/web/present.py): only the JSON view's `log` is worded here.
+    return view_for(table.hand, seat, facts, describe=log_lines if worded and not acting else None)

@@ -76,5 +76,5 @@ def pushed(app, code: str, seat: int, env: dict) -> tuple[str, int]:
     # A fresh app context first: otherwise, inside the actor's POST, this render would share
     # that request's `g` (its CSRF token, its locale) instead of having this phone's own.
     with app.app_context(), app.request_context(environ):
-        view = tables_of(app).get(code).view(seat)
+        view = tables_of(app).get(code).view(seat, worded=False)
         return render(view, context(view)), view["version"]

@@ -89,6 +89,11 @@ def _page(table, view: dict, toast: str | None = None, status: int = 200):
                            toast_text=toast, **partials.context(view)), status
 
 
+def _view(table, seat: int) -> dict:
+    """The seat's view for a page, without the JSON view's `log` (a page words its story)."""
+    return table.view(seat, worded=False)
+
+
 def _partial(view: dict, status: int = 200, toast: str | None = None) -> Response:
     resp = make_response(partials.render(view, partials.context(view)), status)
     resp.headers["Cache-Control"] = "no-store"
@@ -107,7 +112,7 @@ def _answer(table, view: dict, toast: str | None = None):
 
 def _join_page(table, error: str | None = None, status: int = 200, name: str = "",
                waiting_for: int | None = None):
-    view = table.view(0)
+    view = _view(table, 0)
     seats = []
     for p in view["players"]:
         taken = bool(p.get("name") or p.get("bot"))
@@ -134,7 +139,7 @@ def page(code: str):
     if seat is None:
         waits = claims.claimed_seat(table, request.cookies.get(cookie_name(table.code)))
         return _join_page(table, waiting_for=waits)
-    return _page(table, table.view(seat))
+    return _page(table, _view(table, seat))
 
 
 @bp.post("/<code>/join")
@@ -167,7 +172,7 @@ def partial(code: str):
     seat = _seat(table)
     if seat is None:
         return _plain(str(NO_SEAT_WORDS), 401)
-    return _partial(table.view(seat))
+    return _partial(_view(table, seat))
 
 
 @bp.post("/<code>/act")
@@ -187,11 +192,11 @@ def act(code: str):
     if own is not None and own.any_version:
         # It does not depend on what the screen showed (others pressing "Next hand" first
         # move the version): act on the current version instead of asking for a second tap.
-        version = table.view(seat)["version"]
+        version = _view(table, seat)["version"]
     if _is_htmx():
         answering_with_partial()
     try:
-        view = table.act(seat, version, action)
+        view = table.act(seat, version, action, worded=False)
     except Stale as e:
         if _is_htmx():
             return _partial(e.view, 409, STALE_WORDS)
@@ -202,7 +207,7 @@ def act(code: str):
 
 
 def _fail(table, seat: int, e: WebError):
-    view = table.view(seat)
+    view = _view(table, seat)
     words = _words(view, e)
     if _is_htmx():
         return _plain(words, e.status)
@@ -252,7 +257,7 @@ def ask_back(code: str, seat: int):
         claims.ask_back(table, seat)
     except WebError as e:
         return _fail(table, me, e)
-    return _answer(table, table.view(me), _("The host is asked to give you your seat back."))
+    return _answer(table, _view(table, me), _("The host is asked to give you your seat back."))
 
 
 @bp.post("/<code>/seats/<int:seat>/approve")
@@ -270,7 +275,7 @@ def approve(code: str, seat: int):
             claims.approve(table, seat, by=me)
     except WebError as e:
         return _fail(table, me, e)
-    return _answer(table, table.view(me))
+    return _answer(table, _view(table, me))
 
 
 @bp.post("/<code>/nudge")
@@ -282,7 +287,7 @@ def nudge(code: str):
     me = _seat(table)
     if me is None:
         return _plain("This browser has no seat at this table: reload the page to join.", 401)
-    view = table.view(me)
+    view = _view(table, me)
     turn = view.get("turn")
     player = next((p for p in view["players"] if p["seat"] == turn), None)
     if turn is None or turn == me or player is None or player.get("bot") or view.get("result"):
