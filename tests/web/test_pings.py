@@ -21,7 +21,7 @@ class FakeSocket:
 def test_each_ping_when_due_and_a_closed_socket_gets_none():
     heard = []
     pinger = Pinger()
-    slow, fast, gone = FakeSocket("slow", heard), FakeSocket("fast", heard), FakeSocket("gone", heard)
+    slow, fast, gone = (FakeSocket(name, heard) for name in ("slow", "fast", "gone"))
     start = time.monotonic()
     pinger.later(slow, 0.6)
     pinger.later(fast, 0.1)         # asked later, due sooner: not behind the slow one

@@ -184,7 +184,8 @@ def test_a_page_move_and_its_pushes_word_no_json_log(app, api, socket_client, mo
     import webapp.tables.view as table_views
     worded = []
     real = table_views.log_lines
-    monkeypatch.setattr(table_views, "log_lines", lambda view: worded.append(view["seat"]) or real(view))
+    monkeypatch.setattr(table_views, "log_lines",
+                        lambda view: worded.append(view["seat"]) or real(view))
     code, seats, socks = pushed_table(app, api, socket_client)
     me = mover(api, code, seats)
     worded.clear()
@@ -193,4 +194,5 @@ def test_a_page_move_and_its_pushes_word_no_json_log(app, api, socket_client, mo
     assert worded == [], f"seats {worded} had the JSON log worded for a page"
     view = api.view(code, seats[me][1])
     assert view["log"] and worded == [me]
-    assert r.get_data(as_text=True) == seats[me][0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    again = seats[me][0].get(f"/t/{code}/view", headers=HX)
+    assert r.get_data(as_text=True) == again.get_data(as_text=True)

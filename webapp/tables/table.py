@@ -131,8 +131,9 @@ class Table:
             if version != self.version:
                 if self.last.get(seat) == key:      # the same request again: applied once
                     return self._view(seat, worded=worded)
-                raise Stale(self._view(seat, worded=worded), f"the table has moved on (your screen showed "
-                            f"version {version}, it is now {self.version}); here it is as it is now")
+                raise Stale(self._view(seat, worded=worded), f"the table has moved on (your screen "
+                            f"showed version {version}, it is now {self.version}); here it is as it "
+                            "is now")
             if self.seats[seat].bot:
                 raise Illegal("a bot is playing your seat now; ask the host to give it back")
             hand = None
