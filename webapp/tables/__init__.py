@@ -5,6 +5,8 @@ The API and the pages both call this package (docs/ARCHITECTURE.md):
   Table.join(name, seat=None) -> (seat, token)              Table.seat_of(token) -> seat
   Table.view(seat) -> dict                                   Table.act(seat, version, action) -> dict
 Additions:
+  Table.view(seat, worded=False), Table.act(..., worded=False): the view without the JSON
+      view's `log` (the pages, which word their own story; the default keeps it)
   tables_of(app) -> Tables            the registry create_app put in app.extensions
   Tables.find_token(token) -> (Table, seat) | None           (Socket.IO auth knows no code)
   Tables.load_all()                   replay the store, then resume deals and bots' turns
