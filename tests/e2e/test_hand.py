@@ -81,6 +81,23 @@ def test_cards_move_by_drag_and_by_keys_and_the_order_survives_a_push(server, an
     assert order(ana) == mine
 
 
+def test_an_order_chosen_after_the_page_connected_survives_a_push(server, ana):  # noqa: F811
+    # A pushed view is rendered with the cookies its socket connected with; the order
+    # tapped since then must still win, and a tap during the first fetch is not undone.
+    doc = scenario("tongits-challenge.json")
+    t = table(server, ana, "tongits", doc["deal"]["deck"], doc["dealer"], doc["actions"][:4], mine=False)
+    wait_js(ana, "window.socket && window.socket.connected")
+    ana.locator('[data-sort-by="rank"]').click()
+    ranked = order(ana)
+    v = int(ana.locator("#view").get_attribute("data-version"))
+    a5 = dict(doc["actions"][4])
+    seat = a5.pop("seat")
+    t.act(seat, t.view(seat)["version"], a5)                          # Cy discards: a push
+    wait_version(ana, v + 1)
+    expect(ana.locator('[data-sort-by="rank"]')).to_have_attribute("aria-pressed", "true")
+    assert order(ana) == ranked
+
+
 def test_bots_are_labelled_with_their_level_in_both_games(server, ana):  # noqa: F811
     for game, n in (("tongits", 3), ("tonk", 2)):
         t = tables_of(server.app).create(game, n, {}, {1: "normal"} if n == 2 else {1: "easy", 2: "hard"})

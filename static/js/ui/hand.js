@@ -95,10 +95,19 @@ export function sortHand(by, animate) {
   ["arrange", "rank", "suit"].forEach((k) => hand.classList.toggle("by-" + k, k === by));
   $$("[data-sort-by]").forEach((b) => b.setAttribute("aria-pressed", String(b.getAttribute("data-sort-by") === by)));
 }
-// After each view: your own order (dragged) wins over the sort, for this hand.
+// The order last tapped, on this phone. A pushed view is rendered with the cookies its
+// socket connected with, and a fetch may have left before the tap: the cookie is newer.
+function sortTapped() {
+  const m = document.cookie.match(/(?:^|;\s*)baraha-sort=(arrange|rank|suit)(?:;|$)/);
+  return m ? m[1] : null;
+}
+// After each view: your own order (dragged) wins over the sort, for this hand; the sort
+// you tapped wins over the one the view was rendered with.
 export function restoreOrder() {
   const order = savedOrder();
+  const by = sortTapped();
   if (order) place(order, false);
+  else if (by && !$('[data-sort-by="' + by + '"][aria-pressed="true"]')) sortHand(by, false);
   markFresh();
 }
 
