@@ -13,13 +13,16 @@ and the log names no card at all. The hidden set is read from the server's own s
 each answer: the clients act one at a time and bots play at once (BOT_DELAY 0), so the state
 does not move between an answer and the check.
 
-Two transports: most games run in-process (Flask's test client and Socket.IO test client);
-a part runs over real HTTP (requests) and real websockets (python-socketio) on a Werkzeug
-server in a thread. Decks, bots and clients are seeded: a failure names its game's seed.
+Two transports: most games run in-process (Flask's test client and Socket.IO test client),
+shared out among worker processes, each with its own server; a part runs over real HTTP
+(requests) and real websockets (python-socketio) on a Werkzeug server in a thread. Decks,
+bots and clients are seeded per game: a failure names its game's seed, which replays alone.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import multiprocessing
 import html
 import json
 import logging
@@ -30,6 +33,7 @@ import socket
 import tempfile
 import threading
 import time
+import traceback
 
 import pytest
 import requests
@@ -70,8 +74,8 @@ class Capture(logging.Handler):
             self.lines.append(f"{record.name} unformattable {record.msg!r}")
 
 
-@pytest.fixture
-def server_log():
+@contextlib.contextmanager
+def capturing_log():
     cap = Capture()
     # Everything that reaches the root logger (Flask's, Socket.IO's at their own levels),
     # with the server's own logger at its most talkative and Werkzeug's request lines.
@@ -80,10 +84,12 @@ def server_log():
     for n, level in levels.items():
         logging.getLogger(n).setLevel(level)
     logging.getLogger().addHandler(cap)
-    yield cap
-    logging.getLogger().removeHandler(cap)
-    for n, level in saved.items():
-        logging.getLogger(n).setLevel(level)
+    try:
+        yield cap
+    finally:
+        logging.getLogger().removeHandler(cap)
+        for n, level in saved.items():
+            logging.getLogger(n).setLevel(level)
 
 
 def check_log(cap: Capture, games: int) -> None:
@@ -579,10 +585,20 @@ class Game:
 
 # ---- the runs -------------------------------------------------------------------------------
 
-def _audit_app(tmp_path_factory):
-    # The audit is not about durability: a RAM disk spares the fsyncs where there is one.
+@contextlib.contextmanager
+def audit_app():
+    """A server for the audit, its database in a folder removed afterwards. The audit is
+    not about durability: a RAM disk spares the fsyncs where there is one."""
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    folder = tempfile.mkdtemp(prefix="baraha-audit-", dir=base)
+    with tempfile.TemporaryDirectory(prefix="baraha-audit-", dir=base) as folder:
+        app = _audit_app(folder)
+        try:
+            yield app
+        finally:
+            tables_of(app).shutdown()
+
+
+def _audit_app(folder: str):
     games: dict[str, Game] = {}
 
     def deck_source(code, number):
@@ -597,30 +613,30 @@ def _audit_app(tmp_path_factory):
                       "BOT_DELAY": 0, "RATE_LIMIT": None, "TABLES_PER_CLIENT": None,
                       "DECK_SOURCE": deck_source})
     app.extensions["audit.decks"] = games
-    return app, folder
+    return app
 
 
-@pytest.fixture
-def seeded_bots(monkeypatch):
-    """Bots draw their seeds from here instead of the OS, so a game replays the same."""
-    rng = random.Random(20240601)
+BOT_SEEDS = random.Random()     # reseeded for each game by run_games
 
-    class Secrets:
-        def __getattr__(self, name):
-            import secrets
-            return getattr(secrets, name)
 
-        @staticmethod
-        def randbits(k):
-            return rng.getrandbits(k)
+class SeededSecrets:
+    """Bots draw their seeds from BOT_SEEDS instead of the OS, so a game replays the same
+    whatever ran before it."""
 
-    monkeypatch.setattr(webapp.tables.turns, "secrets", Secrets())
+    def __getattr__(self, name):
+        import secrets
+        return getattr(secrets, name)
+
+    @staticmethod
+    def randbits(k):
+        return BOT_SEEDS.getrandbits(k)
 
 
 def run_games(app, kind, seeds, new_http, new_socket, live=False, kinds=None):
     stats = {"games": 0, "moves": 0, "received": 0, "hands": 0, "events": 0, "views": 0}
     t0 = time.perf_counter()
     for seed in seeds:
+        BOT_SEEDS.seed(f"bots:{kind}:{seed}")
         g = Game(app, seed, kind, new_http, new_socket, kinds)
         g.push = not live
         g.start()
@@ -638,47 +654,73 @@ def run_games(app, kind, seeds, new_http, new_socket, live=False, kinds=None):
     return stats
 
 
-def test_audit_in_process(tmp_path_factory, server_log, seeded_bots):
-    app, _ = _audit_app(tmp_path_factory)
+def audit_share(kind: str, seeds: list[int], live: bool) -> dict:
+    """One process's share of the audit, on its own server (app, database, log); `live`:
+    over real HTTP and websockets. A failure comes back as its text (pytest's own
+    exception does not cross processes)."""
+    try:
+        webapp.tables.turns.secrets = SeededSecrets()   # a process of its own: not restored
+        with capturing_log() as cap, audit_app() as app:
+            server = None
+            if live:
+                server = make_server("127.0.0.1", 0, app, threaded=True)
+                threading.Thread(target=server.serve_forever, daemon=True).start()
+                base = f"http://127.0.0.1:{server.server_port}"
+                clients = (lambda: LiveHttp(base),
+                           lambda http, auth, cookie: LiveSocket(base, auth, cookie))
+            else:
+                clients = (lambda: InProcessHttp(app),
+                           lambda http, auth, cookie: InProcessSocket(app, http, auth))
+            try:
+                stats = run_games(app, kind, seeds, *clients, live=live)
+            finally:
+                if server is not None:
+                    server.shutdown()
+        check_log(cap, len(seeds))
+        if live:
+            assert any(ln.startswith("werkzeug INFO") and "/api/tables" in ln for ln in cap.lines)
+        return stats
+    except BaseException as e:      # noqa: BLE001 (pytest.fail is a BaseException)
+        return {"failed": f"{kind} games {seeds[0]}, {seeds[1]}, ...: {e}\n{traceback.format_exc()}"}
+
+
+def audit_in_processes(seeds: range, live: bool) -> dict[str, dict]:
+    """Both games' `seeds`, shared out among processes, one per core (the games are
+    independent; a fresh interpreter each, "spawn": this one may hold earlier tests'
+    threads). -> each game's stats, summed."""
+    procs = max(2, min(4, len(os.sched_getaffinity(0))))
+    shares = [(kind, list(seeds[i::procs]), live) for kind in ("tongits", "tonk") for i in range(procs)]
+    with multiprocessing.get_context("spawn").Pool(procs) as pool:
+        results = pool.starmap(audit_share, shares)
+    failed = [r["failed"] for r in results if "failed" in r]
+    if failed:
+        pytest.fail("\n".join(failed), pytrace=False)
+    return {kind: {k: sum(r[k] for (knd, _, _), r in zip(shares, results) if knd == kind)
+                   for k in ("games", "hands", "received", "events", "views")}
+            for kind in ("tongits", "tonk")}
+
+
+def test_audit_in_process():
     n = GAMES_PER_KIND - LIVE_GAMES_PER_KIND
-    try:
-        for kind in ("tongits", "tonk"):
-            stats = run_games(app, kind, range(n), lambda: InProcessHttp(app),
-                              lambda http, auth, cookie: InProcessSocket(app, http, auth))
-            assert stats["games"] == n and stats["hands"] >= 2 * n, stats
-            assert stats["received"] > 10 * n, stats
-            assert stats["events"] > 10 * n, stats
-            assert stats["views"] > 5 * n, stats       # the pushed partials were audited too
-    finally:
-        tables_of(app).shutdown()
-    check_log(server_log, 2 * n)
+    for stats in audit_in_processes(range(n), live=False).values():
+        assert stats["games"] == n and stats["hands"] >= 2 * n, stats
+        assert stats["received"] > 10 * n, stats
+        assert stats["events"] > 10 * n, stats
+        assert stats["views"] > 5 * n, stats       # the pushed partials were audited too
 
 
-def test_audit_over_real_http_and_websockets(tmp_path_factory, server_log, seeded_bots):
-    app, _ = _audit_app(tmp_path_factory)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.server_port}"
-    try:
-        for kind in ("tongits", "tonk"):
-            seeds = range(GAMES_PER_KIND - LIVE_GAMES_PER_KIND, GAMES_PER_KIND)
-            stats = run_games(app, kind, seeds, lambda: LiveHttp(base),
-                              lambda http, auth, cookie: LiveSocket(base, auth, cookie), live=True)
-            assert stats["games"] == LIVE_GAMES_PER_KIND, stats
-    finally:
-        server.shutdown()
-        tables_of(app).shutdown()
-    check_log(server_log, 2 * LIVE_GAMES_PER_KIND)
-    assert any(ln.startswith("werkzeug INFO") and "/api/tables" in ln for ln in server_log.lines)
+def test_audit_over_real_http_and_websockets():
+    seeds = range(GAMES_PER_KIND - LIVE_GAMES_PER_KIND, GAMES_PER_KIND)
+    for stats in audit_in_processes(seeds, live=True).values():
+        assert stats["games"] == LIVE_GAMES_PER_KIND and stats["hands"] >= 2 * LIVE_GAMES_PER_KIND, stats
 
 
 # ---- the audit can fail: leaks planted on purpose are found ----------------------------------
 
 @pytest.mark.parametrize("plant", ["json text", "json label", "html name", "html label",
                                    "stock order", "push", "event card"])
-def test_the_audit_finds_a_planted_leak(plant, tmp_path_factory, monkeypatch):
-    app, _ = _audit_app(tmp_path_factory)
+def test_the_audit_finds_a_planted_leak(plant, tmp_path, monkeypatch):
+    app = _audit_app(str(tmp_path))
     tables = tables_of(app)
 
     def secret(hand, seat):
@@ -736,10 +778,10 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path_factory, monkeypatch):
         tables.shutdown()
 
 
-def test_the_card_finder_sees_every_form_a_card_takes(tmp_path_factory):
+def test_the_card_finder_sees_every_form_a_card_takes(tmp_path):
     """The fast finder agrees with the plain patterns, on real pages and on odd text."""
     from .leaks import card_tokens_slow
-    app, _ = _audit_app(tmp_path_factory)
+    app = _audit_app(str(tmp_path))
     try:
         c = app.test_client()
         code = c.post("/api/tables", json={"game": "tongits", "bots": {"1": "easy", "2": "easy"}}).json["code"]
