@@ -119,9 +119,15 @@ def test_moves_that_do_not_fit_one_row_go_into_a_sheet(server, ana):  # noqa: F8
     ana.set_viewport_size({"width": 180, "height": 640})
     expect(ana.locator("[data-more]")).to_have_text("More moves (2)")
     expect(row.locator(":scope > form.act")).to_have_count(0)
+    wait_js(ana, "window.socket && window.socket.connected")
     ana.locator("[data-more]").click()
     sheet = ana.locator("#more-moves")
     expect(sheet.locator("form.act")).to_have_count(2)
+    expect(sheet.locator('form.act[data-do="drop"] button')).to_be_visible()
+    # A view swapped in meanwhile (a push, the fetch on reconnect) leaves the sheet open.
+    ana.evaluate("""() => new Promise((done) => {
+        document.body.addEventListener("htmx:afterSwap", () => done(), { once: true });
+        window.barahaResync(); })""")
     expect(sheet.locator('form.act[data-do="drop"] button')).to_be_visible()
     sheet.locator('form.act[data-do="drop"] button').click()       # still asks first
     expect(ana.locator("#confirm")).to_be_visible()

@@ -57,11 +57,6 @@ document.body.addEventListener("htmx:afterSwap", (e) => {
 });
 function afterSwap() {
   $$("details[id]", root).forEach((d) => { if (openDetails[d.id]) d.open = true; });
-  openSheets.forEach((id) => {
-    const d = document.getElementById(id);
-    if (d && root.contains(d) && $("form.act", d)) openDialog(d);
-  });
-  openSheets = [];
   const keep = saved;
   picks().forEach((b) => {
     if (keep.indexOf(b.getAttribute("data-card")) >= 0) b.setAttribute("aria-pressed", "true");
@@ -77,6 +72,12 @@ function afterSwap() {
   restoreOrder();
   afterSwapMoves();
   update();
+  // Only now: "More moves" holds its moves once update() has laid out the row.
+  openSheets.forEach((id) => {
+    const d = document.getElementById(id);
+    if (d && root.contains(d) && $("form.act", d)) openDialog(d);
+  });
+  openSheets = [];
   if (focusWasIn) {
     let target = findKey(focusBefore);
     if (!visible(target) || target.disabled) target = b ? fallbackFocus(b) : null;
