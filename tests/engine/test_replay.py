@@ -1,5 +1,7 @@
-"""`baraha replay` end to end, as a subprocess: hand-checked scenarios, malformed files,
-and the shared worked examples and corpus.
+"""`baraha replay` end to end: hand-checked scenarios, malformed files, and the shared
+worked examples and corpus. The command runs as a subprocess for the shared examples, a
+file that is missing or malformed, and every way of reading standard input; the rest call
+its `main()` in-process, the same code minus a Python start-up (a quarter second each).
 
 tests/scenarios/*.json are scenarios whose `expect` was computed by hand from the rule
 book (docs in each file's `note`), independently of the engine. For refused actions
@@ -8,12 +10,16 @@ substring the message must contain (case-insensitive).
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from webapp.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -23,8 +29,22 @@ FIELDS = ("status", "end", "winners", "deadwood", "burned", "net", "pot", "turn"
 
 
 def replay(path: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """`python -m webapp replay PATH`, as a subprocess."""
     return subprocess.run([sys.executable, "-m", "webapp", "replay", path], cwd=ROOT,
                           input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def replay_here(path: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """The same command through `main()` in this process: its exit code and its output."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin or "")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["replay", path])
+    finally:
+        sys.stdin = saved
+    return subprocess.CompletedProcess(["replay", path], code, out.getvalue(), err.getvalue())
 
 
 def check(doc: dict, proc: subprocess.CompletedProcess) -> None:
@@ -65,7 +85,7 @@ def test_scenarios_present():
 def test_scenario(path: Path):
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc.get("note"), "every scenario explains its arithmetic in 'note'"
-    check(doc, replay(str(path)))
+    check(doc, replay_here(str(path)))
 
 
 STDIN_CASES = ["tongits-end-challenge", "tonk-end-caught-4p", "tongits-error-not-your-turn"]
@@ -154,7 +174,7 @@ def test_malformed_bases_are_valid():
 @pytest.mark.parametrize("text,needles", [(t, n) for _, t, n in MALFORMED],
                          ids=[i for i, _, _ in MALFORMED])
 def test_malformed(text: str, needles: list[str]):
-    proc = replay("-", stdin=text)
+    proc = replay_here("-", stdin=text)
     assert proc.returncode == 2, f"exit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
     assert proc.stdout == "", "nothing on standard output for exit 2"
     assert proc.stderr.strip(), "a message on standard error"
@@ -199,4 +219,4 @@ def _corpus_sample(per_file: int = 5) -> list:
 
 @pytest.mark.parametrize("line", _corpus_sample())
 def test_corpus_line(line: str):
-    check(json.loads(line), replay("-", stdin=line))
+    check(json.loads(line), replay_here("-", stdin=line))
