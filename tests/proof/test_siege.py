@@ -6,8 +6,9 @@ namespace, re-opening every one the server closes, for SIEGE_SECONDS. Before the
 each held one thread, and every other phone's requests timed out. Meanwhile a phone on
 another loopback address (127.0.0.2, its source address) creates a table, joins, reads
 its view and opens its own websocket: every answer must come within 1 s.
-Then the bounds: a half-sent request and a silent connection are dropped within a few seconds, a
-websocket that does not join is closed, the address's extra connections are refused.
+Then the bounds: a half-sent request and a silent connection are dropped within a few
+seconds, a websocket that does not join is closed, the address's extra connections are
+refused.
 """
 from __future__ import annotations
 
