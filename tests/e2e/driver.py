@@ -31,10 +31,10 @@ def version(page: Page) -> int:
     return int(page.locator("#view").get_attribute("data-version"))
 
 
-def wait_version(page: Page, at_least: int) -> None:
+def wait_version(page: Page, at_least: int, timeout: float = 30.0) -> None:
     wait_js(page,
             "v => { const e = document.getElementById('view'); return e && +e.dataset.version >= v; }",
-            arg=at_least)
+            arg=at_least, timeout=timeout)
 
 
 def create_table(page: Page, base: str, name: str, game: str, *, players: int | None = None,

@@ -38,12 +38,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_ready(url: str, proc: subprocess.Popen, context: ssl.SSLContext | None = None,
-               timeout: float = 20) -> None:
+def wait_ready(url: str, proc: subprocess.Popen, log: Path,
+               context: ssl.SSLContext | None = None, timeout: float = 20) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise RuntimeError(f"the server stopped: {proc.stdout.read() if proc.stdout else ''}")
+            raise RuntimeError(f"the server stopped: {log.read_text(errors='replace')}")
         try:
             with urllib.request.urlopen(url + "/ping", timeout=2, context=context) as r:
                 if r.status == 204:
@@ -62,6 +62,8 @@ class Server:
         self.port = free_port()
         self.env = {**os.environ, "XDG_DATA_HOME": str(tmp / "data")}
         self.proc: subprocess.Popen | None = None
+        self.starts = 0
+        self.log: Path | None = None
 
     @property
     def tls_dir(self) -> Path:
@@ -76,23 +78,26 @@ class Server:
                 "--name", LAN]
 
     def start(self) -> "Server":
-        self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=self.env, text=True,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # Its output goes to a file, never to a pipe nobody reads (a full pipe would stop
+        # the server at its next log line); a failing test's tmp folder keeps it.
+        self.starts += 1
+        self.log = self.tmp / f"server-{self.starts}.log"
+        with open(self.log, "w") as out:
+            self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=self.env, text=True,
+                                         stdout=out, stderr=subprocess.STDOUT)
         context = None
         if self.https:
             deadline = time.monotonic() + 20
             while not (self.tls_dir / "server.pem").exists() and time.monotonic() < deadline:
                 time.sleep(0.05)
             context = ssl.create_default_context(cafile=str(self.tls_dir / "ca.pem"))
-        wait_ready(self.url("127.0.0.1"), self.proc, context)
+        wait_ready(self.url("127.0.0.1"), self.proc, self.log, context)
         return self
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)    # like a laptop lid closing: nothing said
             self.proc.wait(timeout=10)
-        if self.proc and self.proc.stdout:
-            self.proc.stdout.close()
         self.proc = None
 
     def url(self, host: str = "127.0.0.1") -> str:
@@ -121,6 +126,10 @@ def server(tmp_path):
     yield make
     for s in made:
         s.stop()
+    for s in made:      # shown with a failure ("Captured stdout teardown")
+        for n in range(1, s.starts + 1):
+            print(f"---- {s.tmp.name}, start {n}:")
+            print((s.tmp / f"server-{n}.log").read_text(errors="replace")[-4000:])
 
 
 @pytest.fixture

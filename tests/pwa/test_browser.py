@@ -48,14 +48,24 @@ def one_move(page: Page) -> None:
     """A draw (or, in the play phase, a discard) by tapping, as a player does."""
     expect(page.locator("#view")).to_have_attribute("data-mine", "1", timeout=15_000)
     before = version(page)
-    draw = page.locator('form.act[data-do="draw"] button')
-    if draw.count():
-        draw.click()
-    else:
-        card = page.locator("#hand .pick").first
-        name = card.get_attribute("data-card")
-        card.click()
-        page.locator(f'form.act[data-do="discard"][data-needs="{name}"] button').click()
+    # A redraw (the page's fetch when its socket connects) can take a tap, as it would a
+    # finger's: tap again, as a player would. A second tap of the same move is refused
+    # (its version is stale), so the move is made once.
+    for _ in range(3):
+        draw = page.locator('form.act[data-do="draw"] button')
+        if draw.count():
+            draw.click()
+        else:
+            card = page.locator("#hand .pick").first
+            name = card.get_attribute("data-card")
+            if card.get_attribute("aria-pressed") != "true":    # picked before a lost tap
+                card.click()
+            page.locator(f'form.act[data-do="discard"][data-needs="{name}"] button').click()
+        try:
+            wait_version(page, before + 1, timeout=5)
+            return
+        except AssertionError:
+            pass
     wait_version(page, before + 1)
 
 
