@@ -1,6 +1,8 @@
 """Settings for the whole suite."""
+import fcntl
 import os
 
+import pytest
 from hypothesis import settings
 
 # In CI every property test replays the same examples (a red run can be rerun and seen
@@ -8,3 +10,30 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# ---- tests that measure time run alone --------------------------------------------------
+# The suite runs on several workers (pytest-xdist). A test marked `alone` times the server
+# (answers within 1 s under a siege, a ping within 0.5 s): it runs with no other test
+# beside it, and the others run side by side. A lock shared by every worker of the run
+# (flock on a file in the run's temporary folder): the others hold it shared, an `alone`
+# test holds it alone; a gate in front keeps new tests from overtaking one that waits.
+
+@pytest.fixture(autouse=True)
+def _alone_or_side_by_side(request, tmp_path_factory):
+    folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = folder.parent          # shared by the run's workers
+    with open(folder / "alone.gate", "a+") as gate, open(folder / "alone.lock", "a+") as lock:
+        if request.node.get_closest_marker("alone"):
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        else:
+            fcntl.flock(gate, fcntl.LOCK_SH)
+            fcntl.flock(lock, fcntl.LOCK_SH)
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            fcntl.flock(gate, fcntl.LOCK_UN)

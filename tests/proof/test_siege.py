@@ -27,7 +27,8 @@ import time
 
 import pytest
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows")
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows"),
+              pytest.mark.alone]
 
 SIEGE_SECONDS = 12
 HALF = 600

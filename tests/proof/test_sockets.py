@@ -18,6 +18,8 @@ import websocket  # websocket-client, python-socketio's own transport
 from webapp import sockguard
 from webapp.tables import tables_of
 
+pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)
+
 
 def _ws(base):
     ws = websocket.create_connection(

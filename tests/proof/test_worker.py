@@ -10,10 +10,13 @@ import socket
 import threading
 import time
 
+import pytest
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
 
 from webapp.conns import BoundedWorker
+
+pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)
 
 
 def _worker(app, connections: int):

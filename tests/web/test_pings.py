@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from engineio import packet
 
 from webapp.pings import Pinger
+
+pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)
 
 
 class FakeSocket:
