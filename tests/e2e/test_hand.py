@@ -35,6 +35,15 @@ def order(page: Page) -> list[str]:
         "els => els.map(e => e.dataset.card || (e.classList.contains('slot') ? '_' : '?'))")
 
 
+def cy_discards(page: Page, t, doc: dict) -> None:
+    """The scenario's fifth action (Cy discards) made at the table: a push to the page."""
+    v = int(page.locator("#view").get_attribute("data-version"))
+    action = dict(doc["actions"][4])
+    seat = action.pop("seat")
+    t.act(seat, t.view(seat)["version"], action)
+    wait_version(page, v + 1)
+
+
 def test_orders_keep_the_slots_at_the_end_and_arrange_puts_melds_first(server, ana):  # noqa: F811
     doc = scenario("tongits-challenge.json")
     table(server, ana, "tongits", doc["deal"]["deck"], doc["dealer"], doc["actions"][:5])
@@ -73,11 +82,7 @@ def test_cards_move_by_drag_and_by_keys_and_the_order_survives_a_push(server, an
     assert order(ana)[3] == first
     expect(ana.locator('[data-sort-by] [aria-pressed="true"], [data-sort-by][aria-pressed="true"]')).to_have_count(0)
     mine = order(ana)
-    v = int(ana.locator("#view").get_attribute("data-version"))
-    a5 = dict(doc["actions"][4])
-    seat = a5.pop("seat")
-    t.act(seat, t.view(seat)["version"], a5)                          # Cy discards: a push
-    wait_version(ana, v + 1)
+    cy_discards(ana, t, doc)
     assert order(ana) == mine
 
 
@@ -89,11 +94,7 @@ def test_an_order_chosen_after_the_page_connected_survives_a_push(server, ana): 
     wait_js(ana, "window.socket && window.socket.connected")
     ana.locator('[data-sort-by="rank"]').click()
     ranked = order(ana)
-    v = int(ana.locator("#view").get_attribute("data-version"))
-    a5 = dict(doc["actions"][4])
-    seat = a5.pop("seat")
-    t.act(seat, t.view(seat)["version"], a5)                          # Cy discards: a push
-    wait_version(ana, v + 1)
+    cy_discards(ana, t, doc)
     expect(ana.locator('[data-sort-by="rank"]')).to_have_attribute("aria-pressed", "true")
     assert order(ana) == ranked
 
