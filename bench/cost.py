@@ -8,7 +8,7 @@ browser sends over http (cookies, Accept-Encoding: gzip, deflate, HX-Request;
 --encoding to change it). Measures, in CPU time of this
 process (time.process_time, the least of 5 batches):
 - `ping`: GET /ping, a request that does nothing (hooks, middleware, routing only);
-- `partial`: GET /t/CODE/view, one seat's HTML partial;
+- `partial`: GET /t/CODE/view, one seat's HTML partial (asked again: kept);
 - `json_view`: GET /api/tables/CODE, one seat's JSON view;
 - `move`: what a three-phone table of browsers costs the server for one move when phones
   fetch on `changed`: the actor's POST /t/CODE/act (answered with its partial) and every
@@ -161,27 +161,44 @@ def per_call(fn, n: int, batches: int = 5) -> float:
     return round(min(out), 3)
 
 
-REGIONS = ("_result", "_opponents", "_board", "_log", "_hand", "_actions", "_host", "_table")
+REGIONS = ("result", "opponent", "piles", "lanes", "hand", "moves", "host", "partial")
 
 
 def regions(app, table) -> dict:
-    """CPU ms of each region of one seat's partial, rendered alone (`_table` is the whole):
-    which of them every seat sees alike (result, opponents, board, log) and which are the
-    seat's own (hand, actions, host)."""
-    from flask import render_template
+    """CPU ms of each kept region of seat 0's partial made afresh (webapp/web/regions.py:
+    the result, another player's box, the piles and the melds, which every seat sees alike;
+    the hand, the moves and the host's controls, the seat's own), and of the whole partial
+    made from its kept regions (`partial`: what every seat's render costs at each version)."""
+    from webapp import i18n
     from webapp.tables import tables_of
-    from webapp.web.partials import context
+    from webapp.web import partials
     t = tables_of(app).get(table.code)
-    phone = table.phones[0]
-    out = {}
-    with app.test_request_context(f"/t/{table.code}/view", headers={"Cookie": phone.cookie}):
-        ctx = context(t.view(0))
-        if not ctx["view"].get("result"):
-            out["_result"] = 0.0
-        for name in REGIONS:
-            if name in out:
-                continue
-            out[name] = per_call(lambda: render_template(f"table/{name}.html", **ctx), 10, 3)
+    phone = partials.Reader("en", "suit", CSRF, "")
+    kept = app.extensions["baraha.fragments"]
+    region = app.jinja_env.globals["region"]
+    with app.app_context():
+        view = t.view(0, worded=False)
+        me = view["players"][0]
+        other = view["players"][1]
+        values = {"result": dict(view=view), "opponent": dict(view=view, p=other, did=""),
+                  "piles": dict(view=view, shows={"draw": True, "take": True}),
+                  "lanes": dict(view=view), "hand": dict(view=view, sort="suit"),
+                  "moves": dict(view=view, waiting_for=[], hole=True),
+                  "host": dict(view=view, waiting=False)}
+        out = {}
+        with i18n.speaking(i18n.catalog("en")):
+            for name, given in values.items():
+                if (name == "result" and not view["result"]) or (name == "host" and view["host"] != 0):
+                    out[name] = 0.0
+                    continue
+                def made():
+                    kept["regions"]._items.clear()
+                    region(name, **given)
+                out[name] = per_call(made, 10, 3)
+        def partial():
+            kept["partials"]._items.clear()
+            partials.render(view, phone)
+        out["partial"] = per_call(partial, 10, 3)
     return out
 
 

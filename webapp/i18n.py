@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -119,13 +121,39 @@ def here() -> str:
 
 
 _NULL = NullTranslations()
+_SPEAKING: ContextVar = ContextVar("baraha_speaking", default=None)
+
+
+@contextmanager
+def speaking(catalog):
+    """Within it, current() is `catalog` at once: a render asks for a few hundred words."""
+    token = _SPEAKING.set(catalog)
+    try:
+        yield catalog
+    finally:
+        _SPEAKING.reset(token)
+
+
+def catalog(locale: str) -> NullTranslations:
+    """The app's catalog for `locale` (English: none, the words as written); needs an app
+    context, not a request."""
+    ctx = _cv_app.get(None)
+    catalogs = ctx.app.extensions["baraha.catalogs"] if ctx is not None else None
+    if catalogs is None:
+        return _NULL
+    found = catalogs.catalogs.get(locale)
+    return found if found is not None else catalogs.english
 
 
 def current() -> NullTranslations:
     """This context's catalog. A partial asks for about 200 words, and Flask-Babel finds the
     catalog again for each (proxies, `g`, the locale as a string: about 25 us a word, more
     than the rest of the rendering), so it is found once and kept beside Flask-Babel's own
-    locale (force_locale replaces that locale, and with it what is kept here)."""
+    locale (force_locale replaces that locale, and with it what is kept here); a render
+    names it once for all its words (speaking)."""
+    found = _SPEAKING.get()
+    if found is not None:
+        return found
     ctx = _cv_app.get(None)
     if ctx is None or _cv_request.get(None) is None:    # no request: English
         return _NULL

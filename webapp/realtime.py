@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
-from werkzeug.http import parse_cookie
 
 from .pings import pinger
 from .sockguard import Guard
@@ -89,20 +88,18 @@ def notify(code: str, version: int) -> None:
 
 
 # ---- the push (docs/API.md, `want: "partial"`) -----------------------------------------
-# A connection that asked for it is remembered with the request headers of its handshake;
+# A connection that asked for it is remembered with the phone its handshake came from (what
+# its partial is made for: app.extensions["baraha.reader"], webapp/web/partials.reader);
 # after each change it gets `view` {version, html}, its seat's partial, made by the web
 # layer (app.extensions["baraha.pushed"]: webapp/web/partials.pushed), sent to its sid only.
 
-_HEADERS = ("HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "HTTP_HOST", "wsgi.url_scheme",
-            "SERVER_NAME", "SERVER_PORT", "REMOTE_ADDR")
-
 
 class Wanting(NamedTuple):
-    """A connection that asked for its partial: the app and seat it is pushed from, its
-    handshake's headers (what the partial is rendered with), whether it said `changed: false`."""
+    """A connection that asked for its partial: the app and seat it is pushed from, the
+    phone its partial is made for (as its handshake said), whether it said `changed: false`."""
     app: object
     seat: int
-    env: dict
+    phone: object
     quiet: bool
 
 
@@ -111,10 +108,11 @@ ANSWERED = "X-Baraha-Socket"    # a POST's header: the socket of the phone that 
 
 
 def _want(code: str, seat: int, sid: str, quiet: bool) -> None:
-    env = {k: request.environ[k] for k in _HEADERS if k in request.environ}
+    reader = current_app.extensions.get("baraha.reader")    # the web layer's (no pages: none)
+    phone = reader() if reader is not None else None
     with _lock:
         _wanting.setdefault(code, {})[sid] = Wanting(current_app._get_current_object(), seat,
-                                                     env, quiet)
+                                                     phone, quiet)
 
 
 def _gone(code: str, sid: str) -> None:
@@ -139,7 +137,7 @@ def _push(code: str, conns: list[tuple[str, Wanting]]) -> None:
         if made is None:
             continue
         try:
-            html, version = made(w.app, code, w.seat, w.env)
+            html, version = made(w.app, code, w.seat, w.phone)
         except Exception:       # a push that fails must not undo the move; the phone resyncs
             w.app.logger.exception("table %s: push to seat %s failed", code, w.seat)
             continue
@@ -149,26 +147,23 @@ def _push(code: str, conns: list[tuple[str, Wanting]]) -> None:
 _ANSWERING = "baraha.answering_with_partial"
 
 
-def answering_with_partial() -> None:
-    """The post being handled will be answered with its seat's partial (the page's moves:
-    webapp/web/table.py `act`), so the phone that sent it needs no push of that version."""
-    request.environ[_ANSWERING] = True
+def answering_with_partial(seat: int, phone) -> None:
+    """The post being handled will be answered with the partial of `seat` made for `phone`
+    (the page's moves: webapp/web/table.py `act`), so the socket it names needs no push of
+    that version when it is the same seat and phone."""
+    request.environ[_ANSWERING] = (seat, phone)
 
 
 def _answered(conns) -> str | None:
     """The connection of the phone whose post is being answered with its partial, if that
-    answer is the very HTML its push would carry (the same cookies, language, host and
-    address as its handshake): the page names its socket in the post's X-Baraha-Socket."""
-    if not has_request_context() or not request.environ.get(_ANSWERING):
-        return None
-    sid = request.headers.get(ANSWERED)
+    answer is the very HTML its push would carry (the same seat, made for the same phone
+    as its handshake): the page names its socket in the post's X-Baraha-Socket."""
+    answering = request.environ.get(_ANSWERING) if has_request_context() else None
+    sid = request.headers.get(ANSWERED) if answering else None
     found = next((w for s, w in conns if s == sid), None) if sid else None
-    if found is None:
+    if found is None or (found.seat, found.phone) != answering:
         return None
-    env, here = found.env, request.environ
-    same = all(env.get(k) == here.get(k) for k in _HEADERS if k != "HTTP_COOKIE")
-    # Cookies as a dict: the same browser may send them in another order.
-    return sid if same and parse_cookie(env.get("HTTP_COOKIE", "")) == request.cookies else None
+    return sid
 
 
 def _last_mover(app, code: str) -> int | None:

@@ -42,6 +42,7 @@ from werkzeug.serving import make_server
 
 import webapp.tables.turns
 import webapp.tables.view
+import webapp.web.present
 from webapp import create_app
 from webapp.realtime import socketio
 from webapp.tables import tables_of
@@ -745,7 +746,7 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path, monkeypatch):
                 view["log"].append(f"psst {line}")
         return view
 
-    real_story = app.jinja_env.globals["story"]
+    real_story = webapp.web.present.story
 
     def leaky_story(view):
         hand = tables.get(view["code"]).hand
@@ -759,7 +760,7 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path, monkeypatch):
         monkeypatch.setattr(webapp.tables.view, "view_for", leaky_view_for)
         kinds = ("api", "api", "bot")
     elif plant.startswith("html"):
-        monkeypatch.setitem(app.jinja_env.globals, "story", leaky_story)
+        monkeypatch.setattr(webapp.web.present, "story", leaky_story)
         kinds = ("web", "web", "bot")
     else:
         def leaky_notify(code, version):

@@ -154,18 +154,20 @@ def _sent(action: dict) -> dict:
 
 
 def events_for(hand: Hand, seat: int, versions=()) -> list[dict]:
-    """The hand's events as `seat` may know them, each with its version when known."""
+    """The hand's events as `seat` may know them, each with its version when known.
+
+    An event never changes, and is seen one way by its actor and one way by the others:
+    each way is made once, and every later view holds that same dict (read it, never
+    change it), so a reader's story can be worded once per event (webapp/words)."""
     out = []
     for i, e in enumerate(hand.events):
-        # An event never changes, and is seen one way by its actor and one way by the
-        # others: each way is made once and copied.
-        key = e.seat == seat
+        key = (e.seat == seat, versions[i] if i < len(versions) else None)
         shown = e.shown.get(key)
         if shown is None:
-            shown = e.shown[key] = event_for(e, seat, hand.dealer)
-        shown = dict(shown)
-        if i < len(versions):
-            shown["version"] = versions[i]
+            shown = event_for(e, seat, hand.dealer)
+            if key[1] is not None:
+                shown["version"] = key[1]
+            e.shown[key] = shown
         out.append(shown)
     return out
 

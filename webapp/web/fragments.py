@@ -9,44 +9,81 @@ changes:
 
 - a card (`face`, `pick`, `back` of _cards.html) and an icon (`icon` of _dialogs.html):
   its arguments and the phone's language;
-- a move's form (`move_form(kind, action)`, table/_forms.html): the move, what its button
-  shows, the table and the phone's CSRF token; the view's version is filled in each time;
+- a move's form (`move_forms(view, kind, actions)`, table/_forms.html): the move, what its
+  button shows and the table; the view's version is filled in each time;
 - a sentence of the story (webapp/words `Words.event`): the event, the reader, the names;
-- a region of the table (`region(name)`): the key function of that region in
-  webapp/web/regions.py, which names every part of the view its template reads.
+- a region of the table (`region(name, **values)`): the key function of that region in
+  webapp/web/regions.py, which names every part of the values its template reads.
+
+No piece holds the phone's CSRF token: templates write the hole {{ CSRF }}, filled in once
+the whole partial is made (webapp/web/partials.py), so the phones of one seat share it all.
 
 The phone's language is part of every key (the catalog object of the context, from
 i18n.current()); each app keeps its own pieces (app.extensions["baraha.fragments"]). Kept
-pieces are bounded (least recently used go first), so a busy server's memory stays flat.
+pieces are bounded (the oldest go first), so a busy server's memory stays flat.
 """
 from __future__ import annotations
 
 from collections import ChainMap
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
+from types import FunctionType
 
-from flask import url_for
+from flask import current_app, has_request_context, request
 from flask.templating import Environment
-from jinja2 import Template, pass_context
-from jinja2.runtime import new_context
+from jinja2 import Template
+from jinja2.runtime import Context, new_context
 from markupsafe import Markup, escape
 
 from .. import i18n
 from ..kept import Kept
-from . import guard, regions as keys
+from . import present, regions as keys
 
-HOLE = "\x00"          # where a kept form's version goes (no text of a form has it)
+HOLE = "\x00"          # where a kept piece's version goes (no text of a page has it)
+PLACE = Markup("\x05")   # where a card of your hand has its place in Arrange's order
+CSRF = "\x02"          # where the phone's CSRF token goes: the templates of a partial write
+                       # {{ CSRF }}, and partials.render fills it in when the partial is
+                       # finished, so no kept piece holds a token and phones share them
 
 MAX_CARDS = 4096        # a card's HTML is ~400 bytes: at most ~1.6 MB
 MAX_REGIONS = 1536      # a region is 1-6 KB; a three-phone table keeps ~15 alive
 MAX_FORMS = 4096        # a form is ~700 bytes; a turn shows up to ~30
 MAX_PARTIALS = 96       # whole partials (~15 KB): a move needs its own three for a moment
 MAX_LINES = 8192        # sentences of the story (~60 bytes), per reader and language
+MAX_TOLD = 1024         # each reader's story as last worded (a hand's events; per style)
+
+
+_SAFE = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord("'"): "&#39;",
+         ord('"'): "&#34;"}     # what markupsafe's escape replaces, with the same entities
+
+
+def lean_escape(value) -> Markup:
+    """markupsafe.escape as every {{ }} of our templates calls it, the same text for less:
+    what is Markup already (a kept piece, words, a card) is given back as it is (escape
+    copies it, through two Python calls), plain text and numbers are made Markup without
+    Markup's own Python checks; anything else goes to escape itself."""
+    kind = type(value)
+    if kind is Markup:
+        return value
+    if kind is str:
+        return str.__new__(Markup, value.translate(_SAFE))
+    if kind is int:
+        return str.__new__(Markup, int.__repr__(value))
+    return escape(value)
 
 
 class FlatGlobals(Template):
     """A template whose contexts copy its globals as one dict. Jinja keeps them as a
     ChainMap over the environment's, and a new context (every include, region, macro
     module) copies that key by key in Python: ~70 us for our 54 globals, more than most
-    regions take to render. Flattened at each context, so later changes still count."""
+    regions take to render. Flattened at each context, so later changes still count.
+    Its {{ }} escape with lean_escape (the compiled template's own `escape`)."""
+
+    @classmethod
+    def _from_namespace(cls, environment, namespace, globals):
+        namespace["escape"] = lean_escape
+        return super()._from_namespace(environment, namespace, globals)
 
     def new_context(self, vars=None, shared=False, locals=None):
         found = self.globals
@@ -61,14 +98,32 @@ class FlatGlobals(Template):
 _DICT_NAMES = frozenset(dir(dict))
 
 
+class LeanContext(Context):
+    """Jinja's context with a quick call for plain functions (the templates' helpers, _()):
+    Jinja asks every callable twice whether it wants the context passed in (hasattr, which
+    fails with an exception inside for a plain function); a plain function without
+    jinja_pass_arg is called at once, and everything else as Jinja does."""
+
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 (Jinja's own signature)
+        if type(__obj) is FunctionType and "jinja_pass_arg" not in __obj.__dict__ \
+                and "_loop_vars" not in kwargs and "_block_vars" not in kwargs:
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:       # as Jinja's own call: undefined, not an error
+                return __self.environment.undefined(
+                    "value was undefined because a callable raised a StopIteration exception")
+        return Context.call(__self, __obj, *args, **kwargs)
+
+
 class LeanEnvironment(Environment):
-    """Jinja with three look-ups made cheap: the globals (`FlatGlobals`), templates by
-    name, and `view.players`. Jinja tries the attribute first, and a plain dict has none
+    """Jinja with four things made cheap: the globals (`FlatGlobals`), a call of a plain
+    function (`LeanContext`), templates by name, and `view.players`. Jinja tries the attribute first, and a plain dict has none
     but its methods, so every dot on a view raised and caught an AttributeError (a partial
     has a few hundred); here the key is read at once. The same answer, for plain dicts
     only: their methods' names still mean the methods."""
 
     template_class = FlatGlobals
+    context_class = LeanContext
 
     def get_template(self, name, parent=None, globals=None):
         # Templates never change while the server runs (no auto-reload): a plain dict,
@@ -98,7 +153,8 @@ def install(app) -> None:
         return
     cards, regions, forms = Kept(MAX_CARDS), Kept(MAX_REGIONS), Kept(MAX_FORMS)
     app.extensions["baraha.fragments"] = {"cards": cards, "regions": regions, "forms": forms,
-                                          "partials": Kept(MAX_PARTIALS), "lines": Kept(MAX_LINES)}
+                                          "partials": Kept(MAX_PARTIALS), "lines": Kept(MAX_LINES),
+                                          "told": Kept(MAX_TOLD)}
 
     def macro(template: str, name: str):
         def made(*args, **kwargs):
@@ -115,58 +171,131 @@ def install(app) -> None:
 
     def picks(texts, selectable: bool, marks: dict, order: list, meld_words: str) -> Markup:
         """The cards of your hand, in order: `pick` for each (one template call, not five
-        a card). The first is the one in the Tab order; `order` is Arrange's order."""
-        return Markup("").join([pick(t, selectable, i == 0, marks.get(t), order.index(t), meld_words)
-                                for i, t in enumerate(texts)])
+        a card). The first is the one in the Tab order; `order` is Arrange's order. A card
+        is kept with its place in Arrange's order left open (the place changes with every
+        card drawn or thrown; the card's HTML does not): filled in here, with the Tab stop."""
+        place = {t: i for i, t in enumerate(order)}
+        out = [str.replace(pick(t, selectable, False, marks.get(t), PLACE, meld_words), PLACE,
+                           str(place[t])) for t in texts]
+        if out:
+            out[0] = str.replace(out[0], 'tabindex="-1"', 'tabindex="0"', 1)
+        return Markup("".join(out))
 
-    @pass_context
-    def region(ctx, name: str, hole: bool = False, filled=(), **more):
-        """{{ region("hand") }}: table/_hand.html in this context (and `more`), kept under
-        its key. With `hole`, it is made with the view's version left open (its key does
-        not hold the version) and the version is filled in each time. `filled` names
-        values of `more` that are filled in the same way (escaped, as {{ }} would): the
-        piece is made once for all phones that differ only there (its key sees only
-        whether each is empty)."""
-        values = ctx.get_all()
-        values.update(more)
-        for part in filled:
-            if values[part]:
-                values[part] = f"\x01{part}\x01"
-        key = (i18n.current(), name, keys.KEYS[name](values))
+    templates = {}
+
+    def region(name: str, hole: bool = False, filled=(), shows=None, **values):
+        """{{ region("hand", view=view, sort=sort) }}: table/_hand.html rendered with exactly
+        these values (and the globals), kept under its key (regions.py). With `hole`, it is
+        made with the view's version left open (its key does not hold the version) and the
+        version is filled in each time. `filled` names values that are filled in the same
+        way (escaped, as {{ }} would): the piece is made once for all readers that differ
+        only there (its key sees only whether each is empty). `shows` says which parts the
+        template marked with only(name, html) this reader sees ({name: bool}): the piece is
+        made with every part, and the others are cut out."""
+        shown = values
+        if filled:
+            shown = dict(values)
+            for part in filled:
+                if values[part]:
+                    shown[part] = f"\x01{part}\x01"
+        key = (i18n.current(), name, keys.KEYS[name](shown))
         html = regions.get(key)
         if html is None:
             if hole:
-                values["view"] = dict(values["view"], version=HOLE)
-            html = Markup(env.get_template(f"table/_{name}.html").render(values))
+                shown = dict(shown, view=dict(values["view"], version=HOLE))
+            found = templates.get(name)
+            if found is None:
+                found = templates[name] = env.get_template(f"table/_{name}.html")
+            html = str(found.render(shown))
             regions.put(key, html)
         for part in filled:
-            if more[part]:
-                html = html.replace(f"\x01{part}\x01", escape(more[part]))
-        return Markup(html.replace(HOLE, str(ctx["view"]["version"]))) if hole else html
+            if values[part]:
+                html = html.replace(f"\x01{part}\x01", escape(values[part]))
+        if shows is not None:
+            html = _cut(html, shows)
+        if hole:
+            html = html.replace(HOLE, str(values["view"]["version"]))
+        return Markup(html)
 
-    @pass_context
-    def move_form(ctx, kind: str, action: dict, **shown):
-        """{{ move_form("discard", a) }}: the macro `kind` of table/_forms.html for this move,
-        kept with the version left open (one form per move, language, phone and table)."""
-        view = ctx["view"]
-        key = (i18n.current(), kind, keys.shown(action), keys.shown(shown), view["code"],
-               guard.csrf_token())
-        html = forms.get(key)
-        if html is None:
-            made = getattr(env.get_template("table/_forms.html").module, kind)
-            html = str(made(action, url_for("table.act", code=view["code"]), HOLE, **shown))
-            forms.put(key, html)
-        return Markup(html.replace(HOLE, str(view["version"])))
+    def move_forms(view, kind: str, actions, **shown):
+        """{{ move_forms(view, "discard", p.discard) }}: the macro `kind` of table/_forms.html
+        for each of these moves, joined. Each form is kept with the version left open (one
+        form per move, language and table: the CSRF token is a hole too, filled in when the
+        partial is finished); in the moves region the version stays open for the region."""
+        catalog, extra, code = i18n.current(), keys.shown(shown), view["code"]
+        out = []
+        for action in actions:
+            key = (catalog, kind, keys.shown(action), extra, code)
+            html = forms.get(key)
+            if html is None:
+                made = getattr(env.get_template("table/_forms.html").module, kind)
+                given = dict(shown, w=present.words(view)) if kind in ("meld", "layoff") else shown
+                html = str(made(action, table_url("table.act", code=code), HOLE, **given))
+                forms.put(key, html)
+            out.append(html)
+        html, version = "".join(out), view["version"]
+        return Markup(html if version == HOLE else html.replace(HOLE, str(version)))
 
     env.globals.update(
-        _baraha_fragments=True, face=macro("_cards.html", "face"), pick=pick, picks=picks,
+        _baraha_fragments=True, CSRF=Markup(CSRF), face=macro("_cards.html", "face"), pick=pick, picks=picks,
         back=macro("_cards.html", "back"), icon=macro("_dialogs.html", "icon"), slots=slots,
-        list_items=list_items, move_form=move_form, region=region)
+        list_items=list_items, move_forms=move_forms, region=region, only=only, table_url=table_url)
 
 
-def list_items(lines) -> Markup:
-    """<li> per line, escaped: the game log (a hundred lines; a Jinja loop costs 3 us a line)."""
-    return Markup("".join([f"<li>{escape(line)}</li>" for line in lines]))
+def only(name: str, html) -> Markup:
+    """A part of a region that only some readers see (region's `shows`): marked here, kept
+    or cut out for each reader after the region is made once for all."""
+    return Markup(f"\x03{name}\x03") + html + Markup("\x04")
+
+
+def _cut(html: str, shows: dict) -> str:
+    """The parts marked by only() that this reader sees kept, the others cut out."""
+    pieces = html.split("\x03")        # text, name, part\x04text, name, part\x04text...
+    out = [pieces[0]]
+    for i in range(1, len(pieces), 2):
+        part, _, rest = pieces[i + 1].partition("\x04")
+        out.append(part if shows.get(pieces[i]) else "")
+        out.append(rest)
+    return "".join(out)
+
+
+_ROOT: ContextVar = ContextVar("baraha_root", default=None)
+
+
+@contextmanager
+def serving(root: str):
+    """Within it, table_url builds addresses under `root` (the app's SCRIPT_NAME), with no
+    request: a push is rendered for a phone's socket, not for a request."""
+    token = _ROOT.set(root)
+    try:
+        yield
+    finally:
+        _ROOT.reset(token)
+
+
+def table_url(endpoint: str, **values) -> str:
+    """url_for (a path), made once per address: a table's forms ask for the same few again
+    and again, and url_for builds each from the URL map (about 15 us)."""
+    root = _ROOT.get()
+    if root is None:
+        root = request.script_root if has_request_context() else ""
+    return _url(current_app.url_map, root, endpoint, tuple(sorted(values.items())))
+
+
+@lru_cache(maxsize=4096)
+def _url(urls, root: str, endpoint: str, values: tuple) -> str:
+    return urls.bind("localhost", script_name=root or "/").build(endpoint, dict(values))
+
+
+def list_items(lines, tag: str = "li") -> Markup:
+    """<li> (or `tag`) per line, escaped: the game log (a hundred lines, the same again at
+    every move: each line's item is made once), the feed, the screen reader's lines."""
+    return Markup("".join([_item(line, tag) for line in lines]))
+
+
+@lru_cache(maxsize=8192, typed=True)     # typed: a Markup line is not escaped
+def _item(line: str, tag: str) -> str:
+    return f"<{tag}>{escape(line)}</{tag}>"
 
 
 def slots(n: int) -> Markup:

@@ -1,34 +1,50 @@
 """A seat's rendered partial: made once per version and reused, and pushed over the socket.
 
 What a partial shows is a function of the table's version, the seat, who is connected (the
-"away" marks change without a new version), and the phone's own settings: its language,
-its sort order and its CSRF token (in each form). So the HTML is kept under exactly that
-key, in a small bounded cache; a new version simply makes new keys (old ones age out). The
-POST's answer and the socket push of the same seat then cost one render, not two.
+"away" marks change without a new version), and the phone it is made for (a `Reader`: its
+language, its sort order, its CSRF token in each form, the path the app is served under).
+So the HTML is kept under exactly that key, in a small bounded cache, with the token left
+as a hole (fragments.CSRF) filled in for each phone; a new version simply makes new keys
+(old ones age out). The POST's answer and the socket push of the same seat then cost one
+render, not two.
 
 The push (docs/API.md, `want: "partial"`): webapp/realtime.py remembers a connection that
-asked for it with the request headers of its handshake (cookies, Accept-Language, Host),
-and after each change sends it `view` {version, html}: `pushed()` makes that seat's
-partial in a request context made from those headers.
+asked for it with the Reader of its handshake (`reader()` in that request), and after each
+change sends it `view` {version, html}: `pushed()` makes that seat's partial for that
+Reader, with no request of its own.
 """
 from __future__ import annotations
 
-import io
-import sys
+from typing import NamedTuple
 
 from flask import current_app, render_template, request
 from flask_babel import get_locale
 
+from .. import i18n
 from ..errors import WebError
 from ..tables import claims, tables_of
-from . import guard, present
+from . import fragments, guard, present
 
 SORT_COOKIE = "baraha-sort"
 
 
-def context(view: dict) -> dict:
-    """What table/_table.html is rendered with, for this request's phone (the page, a GET of
-    the partial, a POST's answer and the push alike)."""
+class Reader(NamedTuple):
+    """A phone as its partial is made for it."""
+    locale: str         # "en", "fil"
+    sort: str           # the order of its hand: "arrange", "rank", "suit"
+    csrf: str           # its CSRF token, filled into every form
+    root: str           # the path the app is served under (SCRIPT_NAME), for the forms' URLs
+
+
+def reader() -> Reader:
+    """This request's phone."""
+    return Reader(str(get_locale()), present.sort_of(request.cookies.get(SORT_COOKIE)),
+                  guard.csrf_token(), request.script_root)
+
+
+def context(view: dict, sort: str) -> dict:
+    """What table/_table.html is rendered with (the page, a GET of the partial, a POST's
+    answer and the push alike)."""
     ready = [p for p in view["players"] if not p.get("bot") and not p.get("ready")]
     me = next((p for p in view["players"] if p["seat"] == view["seat"]), {})
     try:
@@ -41,40 +57,48 @@ def context(view: dict) -> dict:
         "seat_asked": sorted(asks),
         "view": view,
         "waiting": view.get("phase") == "waiting",
-        "sort": present.sort_of(request.cookies.get(SORT_COOKIE)),
+        "sort": sort,
         "waiting_for": [p["seat"] for p in ready] if view.get("result") and me.get("ready") else [],
     }
 
 
-def _key(view, sort: str) -> tuple:
-    online = tuple(bool(p.get("connected")) for p in view["players"])
-    return (view.get("code"), view["version"], view["seat"], online, str(get_locale()), sort,
-            guard.csrf_token())
+def _seated(view: dict, sort: str) -> dict:
+    """Everything table/_table.html shows that is not a kept region, made once here (a
+    partial is made three times a move): the seat's facts as plain names, and its story as
+    this reader is told it (present.Told)."""
+    me, players = view["seat"], view["players"]
+    said = present.Told(view)
+    botted = players[me]["bot"] if me is not None and me < len(players) else None
+    turn = view["turn"]
+    return {**context(view, sort), "me": me, "botted": botted,
+            "mine": turn is not None and turn == me and not botted,
+            "hosting": view["host"] == me, "over": view["result"] is not None, "turn": turn,
+            "lines": said.lines, "spoken": said.spoken, "turn_words": said.turn,
+            "feed": said.feed, "others": [(p, said.since.get(p["seat"], "")) for p in players
+                                          if p["seat"] != me]}
 
 
-def render(view, values: dict) -> str:
-    """The seat's `table/_table.html` for this view (`values`: context(view)), from the
-    kept ones when it is there."""
+def render(view, phone: Reader) -> str:
+    """The seat's `table/_table.html` for this view and phone, from the kept ones when it is
+    there, with the phone's CSRF token filled in. Needs an app context, not a request."""
     kept = current_app.extensions["baraha.fragments"]["partials"]
-    key = _key(view, values["sort"])
+    online = tuple(bool(p.get("connected")) for p in view["players"])
+    key = (view.get("code"), view["version"], view["seat"], online, phone.locale, phone.sort)
     html = kept.get(key)
     if html is None:
-        html = render_template("table/_table.html", **values)
+        with i18n.speaking(i18n.catalog(phone.locale)), fragments.serving(phone.root):
+            html = render_template("table/_table.html", **_seated(view, phone.sort))
         kept.put(key, html)
-    return html
+    return html.replace(fragments.CSRF, phone.csrf)
 
 
 # ---- the push (webapp/realtime.py keeps who asked for it, and sends it) --------------
 
-def pushed(app, code: str, seat: int, env: dict) -> tuple[str, int]:
-    """The partial of `seat` for a connection that asked for it, with the headers of its
-    handshake (`env`: cookies, Accept-Language, Host): (html, version)."""
-    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": f"/t/{code}/view", "QUERY_STRING": "",
-               "SERVER_PROTOCOL": "HTTP/1.1", "SERVER_NAME": "localhost", "SERVER_PORT": "80",
-               "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(), "wsgi.errors": sys.stderr,
-               **env}
-    # A fresh app context first: otherwise, inside the actor's POST, this render would share
-    # that request's `g` (its CSRF token, its locale) instead of having this phone's own.
-    with app.app_context(), app.request_context(environ):
+def pushed(app, code: str, seat: int, phone: Reader) -> tuple[str, int]:
+    """The partial of `seat` for a connection that asked for it (`phone`: the Reader of its
+    handshake): (html, version)."""
+    # A fresh app context: inside the actor's POST this render must not share that
+    # request's `g`.
+    with app.app_context():
         view = tables_of(app).get(code).view(seat, worded=False)
-        return render(view, context(view)), view["version"]
+        return render(view, phone), view["version"]

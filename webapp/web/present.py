@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from flask import current_app, has_app_context
-from flask.globals import _cv_request
+from flask.globals import _cv_app
 
 from .. import words as W
+from ..kept import Kept
 from ..words import settlement as S
 
 SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
@@ -89,32 +89,35 @@ def meld_label(texts) -> str:
 
 
 def _translate():
-    if has_app_context():
-        return current_app.extensions.get("baraha.translate") or W.english
-    return W.english
+    ctx = _cv_app.get(None)
+    return (ctx.app.extensions.get("baraha.translate") if ctx is not None else None) or W.english
 
 
 def _words(view: dict, spoken: bool = False) -> W.Words:
     """The reader's words: its own seat is "You"; cards as labels, or names when spoken.
-    Sentences are kept per language (webapp/web/fragments.py), made once per event; one
-    Words per view, style and language serves a whole request (a partial asks for ten)."""
+    Sentences are kept per language (webapp/web/fragments.py), made once per event, and
+    each reader's story from one version to the next ("told"); one Words per view, style
+    and language serves every render of that view (a partial asks for ten)."""
     from .. import i18n
     catalog = i18n.current()
-    ctx = _cv_request.get(None)
-    made = ctx.__dict__.setdefault("baraha_words", {}) if ctx is not None else {}
     key = (id(view), spoken, id(catalog))
-    found = made.get(key)
-    if found is not None and found.view is view:
+    found = _WORDS.get(key)
+    if found is not None and found.view is view:     # it holds the view: its id is not reused
         return found
-    memo = current_app.extensions["baraha.fragments"]["lines"] if has_app_context() else None
+    app = _cv_app.get(None)
+    kept = app.app.extensions["baraha.fragments"] if app is not None else {}
+    memo, told = kept.get("lines"), kept.get("told")
     if spoken:
         words = W.Words(view, viewer=view.get("seat"), card=card_name, cards=cards_spoken,
-                        translate=_translate(), memo=memo, memo_key=(catalog, True))
+                        translate=_translate(), memo=memo, memo_key=(catalog, True), told=told)
     else:
         words = W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
-                        translate=_translate(), memo=memo, memo_key=(catalog, False))
-    made[key] = words
+                        translate=_translate(), memo=memo, memo_key=(catalog, False), told=told)
+    _WORDS.put(key, words)
     return words
+
+
+_WORDS = Kept(256)      # a view's Words, by the view and the style and language
 
 
 def name_of(view: dict, seat) -> str:
@@ -125,8 +128,15 @@ def name_of(view: dict, seat) -> str:
 
 
 def words(view: dict) -> dict:
-    """The game's own words for buttons and labels (Tonk: spread, hit, book)."""
-    return W.vocabulary(view.get("game"), _translate())
+    """The game's own words for buttons and labels (Tonk: spread, hit, book): made once per
+    game and language (read them, never change them)."""
+    from .. import i18n
+    return _vocabulary(view.get("game"), i18n.current(), _translate())
+
+
+@lru_cache(maxsize=64)
+def _vocabulary(game, catalog, translate) -> dict:
+    return W.vocabulary(game, translate)
 
 
 def story(view: dict) -> list[str]:
@@ -172,6 +182,24 @@ def shown_hands(view: dict) -> list[dict]:
         out.append({"exposed": exposed, "melds": groups,
                     "deadwood": [t for t in held if t not in used]})
     return out
+
+
+class Told:
+    """What one reader is told of the hand at one version, for the page: the story's lines
+    (the log, the last move), what a screen reader hears (the last events' lines, whose
+    turn it is), the feed, and what each other player did since the reader's turn."""
+
+    __slots__ = ("lines", "spoken", "turn", "feed", "since")
+
+    def __init__(self, view: dict):
+        words = _words(view)
+        self.lines = story(view)
+        self.spoken = story_spoken(view, 6)[-6:]
+        self.turn = turn_words(view)
+        over = view.get("result") is not None
+        self.feed = [] if over else words.feed()
+        self.since = {} if over else {p["seat"]: words.since(p["seat"])
+                                      for p in view.get("players") or [] if p["seat"] != view["seat"]}
 
 
 def feed(view: dict) -> list[str]:
@@ -273,6 +301,12 @@ def plan(view: dict) -> dict:
     return out
 
 
+def taps(view: dict) -> dict:
+    """Which piles this reader may tap: {"draw": bool, "take": bool} (_piles.html's parts)."""
+    does = {a.get("do") for a in view.get("legal") or ()}
+    return {"draw": "draw" in does, "take": "take" in does}
+
+
 def meld_by_key(view: dict) -> dict:
     return {(m["seat"], m["index"]): m for m in view.get("melds") or []}
 
@@ -287,7 +321,7 @@ def install(app) -> None:
         turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
         draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, feed=feed,
-        since=since)
+        since=since, taps=taps, told=Told)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
 

@@ -1,7 +1,9 @@
 """What each kept region of the table is made from: one key function per template.
 
-A key names every part of the view (and of the page's context) that its template reads,
-directly or through the helpers it calls; webapp/web/fragments.py adds the phone's language.
+A key names every part of the values a region is rendered with (the view, and what else
+its template is given) that its template reads, directly or through the helpers it calls;
+webapp/web/fragments.py adds the phone's language. No region holds a CSRF token (its forms
+have the hole fragments.CSRF), so no key names one.
 Two views with equal keys give the same HTML, so the region is made once and reused: by
 the other phones at the table (the piles, for the players not on turn) and by the next
 versions (the hands of the players who did not move, the melds on the table, the result).
@@ -11,7 +13,7 @@ When a template reads something new, its key here must name it too.
 """
 from __future__ import annotations
 
-from . import guard, present
+from . import present
 
 
 def shown(value) -> str:
@@ -22,89 +24,81 @@ def shown(value) -> str:
 
 
 def _names(view) -> tuple:
-    return tuple((p.get("seat"), p.get("name")) for p in view["players"])
-
-
-def _me(view) -> dict:
-    return next((p for p in view["players"] if p.get("seat") == view["seat"]), {})
+    return tuple([p["name"] for p in view["players"]])
 
 
 def hand(c) -> tuple:
     """_hand.html: your cards in the order chosen, their meld marks, your facts line (whose
     turn it is shows in #view's data-mine, outside the region)."""
     v = c["view"]
-    return (v["seat"], shown(_me(v)), v.get("deadwood"),
-            tuple(v.get("hand") or ()), v.get("most_cards"), v.get("result") is not None,
-            v.get("dealer"), v.get("game"), c["sort"], _names(v))
+    return (v["seat"], shown(v["players"][v["seat"]]), v["deadwood"], tuple(v["hand"]),
+            v["most_cards"], v["result"] is not None, v["dealer"], v["game"], c["sort"],
+            _names(v))
 
 
 def piles(c) -> tuple:
-    """_piles.html: stock, discard (its top three), side pot, and whether you may tap them."""
+    """_piles.html: stock, discard (its top three), side pot; whether you may tap them is
+    cut in for each reader (fragments.region's `shows`: present.taps)."""
     v = c["view"]
-    pile = v.get("discard_pile") or []
-    legal = {a.get("do") for a in v.get("legal") or []}
-    return ("draw" in legal, "take" in legal, v.get("stock"), tuple(pile[-3:]), len(pile),
-            v.get("discard_top"), v.get("game"), v.get("pot"))
+    pile = v["discard_pile"]
+    return (v["stock"], tuple(pile[-3:]), len(pile), v["game"], v["pot"])
 
 
 def lanes(c) -> tuple:
     """_lanes.html: everyone's melds, in turn order from the next player, yours last."""
     v = c["view"]
-    return (v["seat"], _names(v), shown(v.get("melds") or []), v.get("game"))
+    return (v["seat"], _names(v), shown(v["melds"]), v["game"])
 
 
 def result(c) -> tuple:
     """_result.html: a finished hand, worded for this seat (its net, "You")."""
     v = c["view"]
-    return (v.get("code"), v.get("hand_number"), v["seat"], _names(v), shown(v.get("result")),
-            tuple(p.get("chips") for p in v["players"]), shown(v.get("melds") or []),
-            len(v.get("events") or ()), v.get("game"), v.get("pot"))
+    return (v["code"], v["hand_number"], v["seat"], _names(v), shown(v["result"]),
+            tuple([p["chips"] for p in v["players"]]), shown(v["melds"]), len(v["events"]),
+            v["game"], v["pot"])
 
 
 def opponent(c) -> tuple:
     """_opponent.html: one other player's box (`p`), with `did` since your last turn and,
-    for the player on turn, the nudge form. Both `did` and the form's CSRF token are
-    filled in for each phone (fragments.region): the key sees only whether they show."""
+    for the player on turn, the nudge form. `did` is filled in for each reader
+    (fragments.region): the key sees only whether it shows."""
     v, p = c["view"], c["p"]
-    turn = v.get("turn") == p.get("seat")
-    result = v.get("result")
-    nudge = turn and not p.get("bot") and result is None and not v.get("closed")
-    return (v.get("code"), shown(p), turn, v.get("dealer") == p.get("seat"), result is not None,
-            p.get("seat") in (result or {}).get("burned", ()), v.get("closed"), v.get("phase"),
-            v.get("game"), bool(c["did"]), nudge)
+    seat, result = p["seat"], v["result"]
+    return (v["code"], shown(p), v["turn"] == seat, v["dealer"] == seat, v["closed"],
+            v["phase"], v["game"], bool(c["did"]),
+            None if result is None else seat in result["burned"])
 
 
 def moves(c) -> tuple:
-    """_moves.html: the buttons (each form with this phone's CSRF token), the sheets, the
-    idle line and the hint; the version is a hole (fragments.region). Parts of the view
-    count only where the template reads them (the discard for a take, the count for Call
-    Draw, Drop and the answer's hint...), so a player's box stays kept while others play."""
+    """_moves.html: the buttons, the sheets, the idle line and the hint; the version is a
+    hole (fragments.region). Parts of the view count only where the template reads them
+    (the discard for a take, the count for Call Draw, Drop and the answer's hint...), so a
+    player's box stays kept while others play."""
     v = c["view"]
-    me = _me(v)
-    mine = v.get("turn") is not None and v.get("turn") == v["seat"] and not me.get("bot")
-    legal = v.get("legal") or []
-    does = {a.get("do") for a in legal}
-    over = v.get("result") is not None
+    legal, over = v["legal"], v["result"] is not None
+    mine = v["turn"] == v["seat"] and v["turn"] is not None and not v["players"][v["seat"]]["bot"]
     hint = None
     if mine and not over:     # the hint's own facts, read from the events
-        hint = (v.get("phase"), v.get("deadwood"),
-                present.draw_called(v) if v.get("phase") == "answer" else None,
+        hint = (v["phase"], v["deadwood"],
+                present.draw_called(v) if v["phase"] == "answer" else None,
                 present.draw_blocked(v))
-    return (v.get("code"), v["seat"], guard.csrf_token(), v.get("game"), mine, over,
-            shown(legal), hint,
-            tuple(c.get("waiting_for") or ()) if over else None,
+    if not legal:       # a box with no buttons: the idle line (and the settlement's wait)
+        return (v["code"], v["seat"], v["game"], mine, over, hint,
+                tuple(c["waiting_for"]) if over else None, _names(v) if over else None)
+    does = {a["do"] for a in legal}
+    return (v["code"], v["seat"], v["game"], mine, over, shown(legal), hint,
+            tuple(c["waiting_for"]) if over else None,
             _names(v) if over or "layoff" in does else None,
-            v.get("discard_top") if "take" in does else None,
-            v.get("deadwood") if does & {"call_draw", "drop"} else None,
-            shown(v.get("melds")) if "layoff" in does else None)
+            v["discard_top"] if "take" in does else None,
+            v["deadwood"] if does & {"call_draw", "drop"} else None,
+            shown(v["melds"]) if "layoff" in does else None)
 
 
 def host(c) -> tuple:
-    """_host.html: the host's seat controls (forms with this phone's CSRF token)."""
+    """_host.html: the host's seat controls."""
     v = c["view"]
-    return (v.get("code"), v["seat"], c.get("waiting"), guard.csrf_token(),
-            tuple((p.get("seat"), p.get("name"), p.get("bot"), p.get("connected"))
-                  for p in v["players"]))
+    return (v["code"], v["seat"], c["waiting"],
+            tuple([(p["seat"], p["name"], p["bot"], p["connected"]) for p in v["players"]]))
 
 
 KEYS = {"hand": hand, "piles": piles, "lanes": lanes, "result": result, "host": host,

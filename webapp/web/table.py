@@ -18,6 +18,7 @@ import segno
 from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
                    request, url_for)
 from flask_babel import gettext as _, lazy_gettext as _l
+from markupsafe import Markup
 
 from ..errors import BadRequest, Stale, Unauthorized, WebError
 from ..realtime import answering_with_partial, cookie_name, nudge as push_nudge
@@ -40,7 +41,9 @@ def _setup(state) -> None:
     guard.install(state.app)
     fragments.install(state.app)
     present.install(state.app)
-    state.app.extensions["baraha.pushed"] = partials.pushed     # webapp/realtime.py's push
+    # webapp/realtime.py's push: who a socket's phone is (at its handshake), and its partial
+    state.app.extensions["baraha.reader"] = partials.reader
+    state.app.extensions["baraha.pushed"] = partials.pushed
 
 
 def _is_htmx() -> bool:
@@ -83,10 +86,12 @@ def qr_svg(url: str) -> str:
 def _page(table, view: dict, toast: str | None = None, status: int = 200):
     url = join_url(table.code)
     host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    phone = partials.reader()
     return render_template("table/page.html", join_url=url, qr_svg=qr_svg(url),
                            loopback=host in ("localhost", "::1") or host.startswith("127."),
                            rules=rules_for(table.game, view.get("options") or table.options),
-                           toast_text=toast, **partials.context(view)), status
+                           toast_text=toast, table_html=Markup(partials.render(view, phone)),
+                           **partials.context(view, phone.sort)), status
 
 
 def _view(table, seat: int) -> dict:
@@ -95,7 +100,7 @@ def _view(table, seat: int) -> dict:
 
 
 def _partial(view: dict, status: int = 200, toast: str | None = None) -> Response:
-    resp = make_response(partials.render(view, partials.context(view)), status)
+    resp = make_response(partials.render(view, partials.reader()), status)
     resp.headers["Cache-Control"] = "no-store"
     if toast:
         resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": str(toast)})
@@ -194,7 +199,7 @@ def act(code: str):
         # move the version): act on the current version instead of asking for a second tap.
         version = _view(table, seat)["version"]
     if _is_htmx():
-        answering_with_partial()
+        answering_with_partial(seat, partials.reader())
     try:
         view = table.act(seat, version, action, worded=False)
     except Stale as e:

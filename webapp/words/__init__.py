@@ -59,11 +59,13 @@ class Words:
     """The sentences of one view for one reader (see the module's docstring)."""
 
     def __init__(self, view, *, viewer: int | None = None, card=None, cards=None,
-                 translate: Translate | None = None, memo=None, memo_key=None):
+                 translate: Translate | None = None, memo=None, memo_key=None, told=None):
         self.view, self.viewer = view, viewer
         # memo (get/put): sentences already made, under memo_key (the caller's language and
         # card style) and all else a sentence is made from; a partial words the whole hand.
-        self.memo, self.memo_key = memo, memo_key
+        # told (get/put): each reader's story as last worded (Words.said), so that a new
+        # version words only its new events.
+        self.memo, self.memo_key, self.told = memo, memo_key, told
         self.game = view.get("game") or "tongits"
         self.t = translate or english
         self.card = card or (lambda c: c)
@@ -74,6 +76,8 @@ class Words:
         melded = {c for m in view.get("melds") or [] for c in m["cards"] or []}
         self.visible = None if over else \
             set(view.get("hand") or []) | set(view.get("discard_pile") or []) | melded
+        self._window = None
+        self._said = None
 
     # -- pieces
     def template(self, key: str, you: bool = False) -> str:
@@ -115,24 +119,59 @@ class Words:
         events = self.view.get("events") or []
         empty = self._empty_draw(events)
         notice = self._stock_notice(events, empty)
-        out = []
         start = 0 if last is None else max(0, len(events) - last)
+        said = self.said()[start:] if last is None else [self.event(e) for e in events[start:]]
+        if empty is None and notice is None and (self.game != "tongits" or not any(
+                e["do"] in _ANSWERS for e in events[start:])):
+            return said + self.ending(events)      # a sentence per event, as said
+        out = []
         for i, e in enumerate(events[start:], start):
-            out.append(self.say("draw.empty", e["seat"]) if i == empty else self.event(e))
+            out.append(self.say("draw.empty", e["seat"]) if i == empty else said[i - start])
             out += self._auto_folds(events, i)
             if i == notice:
                 out.append(self.say("stock_used"))
         return out + self.ending(events)
 
+    def said(self) -> list[str]:
+        """One sentence per event of the hand, in order (Words.event). With `told`, the
+        reader's story as it was last worded is reused: a later view holds the very same
+        event dicts (engine/views.events_for), so only the new events are worded, and
+        those whose card the reader can no longer see, or now can (a_card)."""
+        if self._said is not None:
+            return self._said
+        events = self.view.get("events") or []
+        vis = self.visible
+        seen = [True] * len(events) if vis is None else [e.get("card") in vis for e in events]
+        key = (self._memo_prefix, self.view.get("code"))
+        last = self.told.get(key) if self.told is not None else None
+        said, n = [], 0
+        if last is not None:
+            was, was_seen, was_said = last
+            if was and len(was) <= len(events) and events[0] is was[0] \
+                    and events[len(was) - 1] is was[-1]:
+                n, said = len(was), list(was_said)
+                for i in range(n):
+                    if seen[i] != was_seen[i]:
+                        said[i] = self.event(events[i])
+        said += [self.event(e) for e in events[n:]]
+        if self.told is not None and (last is None or n != len(events) or seen != list(last[1])):
+            self.told.put(key, (tuple(events), tuple(seen), tuple(said)))
+        self._said = said
+        return said
+
     def event(self, e: dict) -> str:
         if self.memo is None:
             return self._event(e)
         seen = self.visible is None or e.get("card") in self.visible    # see a_card
-        key = (self._memo_prefix, seen, repr(e))
-        line = self.memo.get(key)
-        if line is None:
-            line = self._event(e)
-            self.memo.put(key, line)
+        # By the event dict itself: a view's events are the same dicts from one version to
+        # the next (engine/views.events_for). The memo holds the dict, so its id is not
+        # reused while the sentence is kept.
+        key = (self._memo_prefix, seen, id(e))
+        found = self.memo.get(key)
+        if found is not None and found[0] is e:
+            return found[1]
+        line = self._event(e)
+        self.memo.put(key, (e, line))
         return line
 
     def _event(self, e: dict) -> str:
@@ -191,7 +230,7 @@ class Words:
     def _auto_folds(self, events, i) -> list[str]:
         """Tong-its: a Draw passes over seats that have not opened; they fold unasked."""
         e = events[i]
-        if self.game != "tongits" or e["do"] not in ("call_draw", "fold", "challenge"):
+        if self.game != "tongits" or e["do"] not in _ANSWERS:
             return []
         caller = next((x["seat"] for x in reversed(events[:i + 1]) if x["do"] == "call_draw"), None)
         players = self.view.get("players") or []
@@ -222,19 +261,37 @@ class Words:
     def since_window(self) -> list[dict]:
         """The moves of the others since the reader's last turn, oldest first: from after
         the reader's last move before them up to the newest move of another seat (so they
-        stay in view while the reader plays its own turn)."""
+        stay in view while the reader plays its own turn). Found once (a page asks for it
+        for the feed and for each other player's box)."""
+        if self._window is None:
+            self._window = self._since_window()
+        return self._window
+
+    def _since_window(self) -> list[dict]:
+        start, end = self._window_bounds()
+        return (self.view.get("events") or [])[start:end]
+
+    def _window_bounds(self) -> tuple[int, int]:
+        """Where the window lies in the events, found from the newest back (a hand has a
+        hundred events; a window, a few)."""
         events = self.view.get("events") or []
         me = self.viewer
-        last = max((i for i, e in enumerate(events) if e.get("seat") not in (me, None)), default=None)
-        if last is None:
-            return []
-        mine = max((i for i, e in enumerate(events[:last]) if e.get("seat") == me and me is not None),
-                   default=-1)
-        return events[mine + 1:last + 1]
+        last = len(events) - 1
+        while last >= 0 and events[last].get("seat") in (me, None):
+            last -= 1
+        if last < 0:
+            return 0, 0
+        mine = last - 1
+        while mine >= 0 and (me is None or events[mine].get("seat") != me):
+            mine -= 1
+        return mine + 1, last + 1
 
     def feed(self, most: int = 10) -> list[str]:
         """The moves since the reader's turn, one sentence each, newest last."""
-        return [self.event(e) for e in self.since_window()][-most:]
+        if self.told is not None:       # the story's own sentences, worded already
+            start, end = self._window_bounds()
+            return self.said()[max(start, end - most):end]
+        return [self.event(e) for e in self.since_window()[-most:]]
 
     def since(self, seat: int) -> str:
         """What one seat did since the reader's turn, in a few words: "drew · discarded 9♣"."""
@@ -332,6 +389,9 @@ class Words:
             else:
                 shown[k] = v
         return self.t(CATALOG[key]).format(**shown)
+
+
+_ANSWERS = ("call_draw", "fold", "challenge")     # Tong-its: where unopened seats fold unasked
 
 
 def _order(c: str) -> tuple[int, int]:
