@@ -29,7 +29,7 @@ from babel.support import NullTranslations, Translations
 from flask import request
 from flask.globals import _cv_app, _cv_request
 from flask_babel import Babel, Domain, get_locale
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 COOKIE = "baraha-lang"
 LOCALES = ("en", "fil")              # what the picker offers; "en" needs no catalog
@@ -180,9 +180,19 @@ def translate_plural(singular: str, plural: str, n: int) -> str:
     return current().ngettext(singular, plural, n)
 
 
+_AS_IS = (int, float, Markup)      # what a value is put in as: numbers, and markup already
+
+
+def _fill(template: str, values: dict) -> Markup:
+    """Markup(template) % values, as markupsafe makes it (each value escaped unless it is a
+    number or Markup already), in one step: markupsafe wraps each value in a helper object."""
+    return str.__new__(Markup, template % {k: v if type(v) in _AS_IS else escape(v)
+                                           for k, v in values.items()})
+
+
 @lru_cache(maxsize=4096)
 def _marked(catalog, words: str) -> Markup:
-    return Markup(catalog.gettext(words) if words else words) % {}
+    return _fill(catalog.gettext(words) if words else words, {})
 
 
 def template_gettext(words: str, **values) -> Markup:
@@ -191,14 +201,14 @@ def template_gettext(words: str, **values) -> Markup:
     context-passing calls (about 20 us a word; a partial has about twenty). Words without
     values are kept per catalog."""
     if values:
-        return Markup(translate(words)) % values
+        return _fill(translate(words), values)
     return _marked(current(), words)
 
 
 def template_ngettext(singular: str, plural: str, n: int, **values) -> Markup:
     """The templates' ngettext(), as template_gettext: `num` is the number unless given."""
     values.setdefault("num", n)
-    return Markup(translate_plural(singular, plural, n)) % values
+    return _fill(translate_plural(singular, plural, n), values)
 
 
 def init_i18n(app) -> None:

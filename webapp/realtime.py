@@ -16,6 +16,7 @@ from typing import NamedTuple
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
 
+from . import deflate
 from .pings import pinger
 from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
@@ -43,37 +44,7 @@ def init_realtime(app) -> None:
     # Bounds in front of the handlers below (webapp/sockguard.py).
     app.extensions["baraha.sockguard"] = Guard(socketio.server)
     pinger.install(socketio.server.eio)     # one thread for every phone's pings
-    app.wsgi_app = _deflate_per_message(app.wsgi_app)
-
-
-_NO_TAKEOVER = ("server_no_context_takeover", "client_no_context_takeover")
-
-
-def _deflate_per_message(inner):
-    """Websockets compressed message by message. Every browser offers permessage-deflate
-    (RFC 7692), and by default each side keeps its zlib state for the connection's whole
-    life: about 300 KB a phone on the server (a compressor's window and tables, and an
-    inflater), which tripled a table's memory. Added to the offer, the two
-    no_context_takeover parameters are granted back (a server may grant them unasked,
-    section 7.1.1), and each message is compressed alone: a 14 KB partial still goes as
-    4 KB, which matters on a lossy Wi-Fi (fewer packets to lose)."""
-    def app(environ, start_response):
-        offers = environ.get("HTTP_SEC_WEBSOCKET_EXTENSIONS")
-        if offers:
-            environ["HTTP_SEC_WEBSOCKET_EXTENSIONS"] = _without_takeover(offers)
-        return inner(environ, start_response)
-    return app
-
-
-def _without_takeover(offers: str) -> str:
-    out = []
-    for offer in offers.split(","):
-        name, *params = [p.strip() for p in offer.split(";")]
-        if name.lower() == "permessage-deflate":
-            given = {p.split("=")[0].strip().lower() for p in params}
-            params += [p for p in _NO_TAKEOVER if p not in given]
-        out.append("; ".join([name, *params]))
-    return ", ".join(out)
+    deflate.install(app)       # each message compressed alone, quickly
 
 
 def notify(code: str, version: int) -> None:

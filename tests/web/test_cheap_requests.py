@@ -39,3 +39,68 @@ def test_a_partial_is_gzipped_and_no_session_cookie_is_set(tmp_path):
     assert r.headers["Content-Encoding"] == "gzip"
     assert b'id="view"' in gzip.decompress(r.data)
     assert not any(h.startswith("session=") for h in r.headers.getlist("Set-Cookie"))
+
+
+def test_the_templates_escape_as_markupsafe_does():
+    from markupsafe import Markup, escape
+    from webapp.web.fragments import lean_escape
+
+    class Html:
+        def __html__(self):
+            return "<b>kept</b>"
+    for value in ("Ana & <Ben> \"Cy\" 'Di'", "", "7♥", Markup("<i>ok</i>"), 0, 42, -3, 1.5,
+                  None, True, Html(), ["<x>"]):
+        got = lean_escape(value)
+        assert got == escape(value) and isinstance(got, Markup), value
+
+
+def test_words_with_values_are_filled_as_markup_would():
+    from markupsafe import Markup
+    from webapp import i18n
+    for words, values in (("%(name)s's turn", {"name": "<Ana>"}),
+                          ("%(name)s's turn", {"name": Markup("<b>Ana</b>")}),
+                          ("Stock: %(num)d cards", {"num": 12}),
+                          ("100%% %(a)s %(b)s", {"a": None, "b": 2.5})):
+        assert i18n._fill(words, values) == Markup(words) % values
+
+
+def test_websocket_messages_are_deflated_at_the_quick_level(tmp_path):
+    import simple_websocket.ws
+    import zlib
+    from wsproto.frame_protocol import FrameProtocol
+    from webapp import deflate
+    create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True})
+    assert simple_websocket.ws.PerMessageDeflate is deflate.QuickDeflate
+    ext = deflate.QuickDeflate(server_no_context_takeover=True, client_no_context_takeover=True)
+    ext._enabled = True
+    frames = FrameProtocol(client=False, extensions=[ext])
+    message = "42" + '["view",{"html":"' + "<span class=\"card\">7♥</span>" * 300 + '"}]'
+    sent = frames.send_data(message, True)
+    c = zlib.compressobj(deflate.LEVEL, zlib.DEFLATED, -15)
+    body = (c.compress(message.encode()) + c.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    assert sent.endswith(body) and len(sent) < len(message) // 5
+
+
+def test_table_addresses_are_url_for_under_any_root(tmp_path):
+    from flask import url_for
+    from webapp.web import fragments
+    app = create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True})
+    for root in ("", "/games"):
+        with app.test_request_context("/", base_url=f"http://localhost{root}/"):
+            for endpoint, values in (("table.act", {"code": "K7QF"}),
+                                     ("table.set_bot", {"code": "K7QF", "seat": 2})):
+                assert url_for(endpoint, **values).startswith(f"{root}/t/")
+                assert fragments.table_url(endpoint, **values) == url_for(endpoint, **values)
+                with fragments.serving(root):
+                    assert fragments.table_url(endpoint, **values) == url_for(endpoint, **values)
+
+
+def test_parts_only_some_readers_see_are_cut_for_the_others():
+    from markupsafe import Markup
+    from webapp.web.fragments import _cut, only
+    b, e = Markup("<button>"), Markup("</button>")
+    html = f"<a>{only('draw', b)}stock{only('draw', e)}" \
+           f"{only('take', b)}discard{only('take', e)}</a>"
+    assert _cut(html, {"draw": True, "take": False}) == "<a><button>stock</button>discard</a>"
+    assert _cut(html, {}) == "<a>stockdiscard</a>"
+    assert _cut("<p>none</p>", {"draw": True}) == "<p>none</p>"

@@ -245,7 +245,7 @@ def install(app) -> None:
 def only(name: str, html) -> Markup:
     """A part of a region that only some readers see (region's `shows`): marked here, kept
     or cut out for each reader after the region is made once for all."""
-    return Markup(f"\x03{name}\x03") + html + Markup("\x04")
+    return str.__new__(Markup, f"\x03{name}\x03{lean_escape(html)}\x04")
 
 
 def _cut(html: str, shows: dict) -> str:
@@ -285,6 +285,16 @@ def table_url(endpoint: str, **values) -> str:
 @lru_cache(maxsize=4096)
 def _url(urls, root: str, endpoint: str, values: tuple) -> str:
     return urls.bind("localhost", script_name=root or "/").build(endpoint, dict(values))
+
+
+def warm(app) -> None:
+    """Every template compiled now (`baraha serve`, at start-up), so that the first move at
+    a table does not pay for it."""
+    env = app.jinja_env
+    for name in env.list_templates(filter_func=lambda n: n.endswith(".html")):
+        env.get_template(name)
+    for name in ("_cards.html", "_dialogs.html", "table/_forms.html"):   # macros: their module
+        env.get_template(name).module
 
 
 def list_items(lines, tag: str = "li") -> Markup:

@@ -72,16 +72,25 @@ def _secure_cookies(resp) -> None:
         resp.headers.add("Set-Cookie", c if "; secure" in c.lower() else c + "; Secure")
 
 
+_SAFETY = (("X-Content-Type-Options", "nosniff"),
+           ("X-Frame-Options", "DENY"),              # frame-ancestors for older browsers
+           ("Referrer-Policy", "same-origin"))       # no-referrer would make Origin "null"
+
+
 def _headers(resp):
     h = resp.headers
-    host = request.host
-    h.setdefault("Content-Security-Policy", CSP.format(ws=f"ws://{host} wss://{host}"))
-    h.setdefault("X-Content-Type-Options", "nosniff")
-    h.setdefault("X-Frame-Options", "DENY")         # frame-ancestors for older browsers
-    h.setdefault("Referrer-Policy", "same-origin")    # no-referrer would make Origin "null"
-    if request.endpoint != "static" and "Cache-Control" not in h:
-        h["Cache-Control"] = "no-store"
+    # The names already set, read once: each of Werkzeug's Headers.setdefault goes through
+    # the whole list again (a few hundred lower() a response).
+    have = {name.lower() for name, _ in h.items()}
+    if "content-security-policy" not in have:
+        host = request.host
+        h.add("Content-Security-Policy", CSP.format(ws=f"ws://{host} wss://{host}"))
+    for name, value in _SAFETY:
+        if name.lower() not in have:
+            h.add(name, value)
     if request.endpoint != "static":
+        if "cache-control" not in have:
+            h.add("Cache-Control", "no-store")
         _tidy_seat_cookies(resp)
     if request.is_secure:
         _secure_cookies(resp)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from flask import current_app, render_template, request
+from flask import current_app, g, render_template, request
 from flask_babel import get_locale
 
 from .. import i18n
@@ -37,9 +37,13 @@ class Reader(NamedTuple):
 
 
 def reader() -> Reader:
-    """This request's phone."""
-    return Reader(str(get_locale()), present.sort_of(request.cookies.get(SORT_COOKIE)),
-                  guard.csrf_token(), request.script_root)
+    """This request's phone (found once a request: a move's post asks twice)."""
+    found = g.get("baraha_reader")
+    if found is None:
+        found = g.baraha_reader = Reader(
+            str(get_locale()), present.sort_of(request.cookies.get(SORT_COOKIE)),
+            guard.csrf_token(), request.script_root)
+    return found
 
 
 def context(view: dict, sort: str) -> dict:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from flask.globals import _cv_app
 
-from .. import words as W
+from .. import i18n, words as W
 from ..kept import Kept
 from ..words import settlement as S
 
@@ -98,7 +98,6 @@ def _words(view: dict, spoken: bool = False) -> W.Words:
     Sentences are kept per language (webapp/web/fragments.py), made once per event, and
     each reader's story from one version to the next ("told"); one Words per view, style
     and language serves every render of that view (a partial asks for ten)."""
-    from .. import i18n
     catalog = i18n.current()
     key = (id(view), spoken, id(catalog))
     found = _WORDS.get(key)
@@ -130,7 +129,6 @@ def name_of(view: dict, seat) -> str:
 def words(view: dict) -> dict:
     """The game's own words for buttons and labels (Tonk: spread, hit, book): made once per
     game and language (read them, never change them)."""
-    from .. import i18n
     return _vocabulary(view.get("game"), i18n.current(), _translate())
 
 

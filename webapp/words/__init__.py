@@ -121,8 +121,10 @@ class Words:
         notice = self._stock_notice(events, empty)
         start = 0 if last is None else max(0, len(events) - last)
         said = self.said()[start:] if last is None else [self.event(e) for e in events[start:]]
-        if empty is None and notice is None and (self.game != "tongits" or not any(
-                e["do"] in _ANSWERS for e in events[start:])):
+        # Folds unasked follow answers to a Draw: only while one is answered, or after.
+        answered = self.game == "tongits" and (self.view.get("phase") == "answer" or
+                                               self.view.get("result") is not None)
+        if empty is None and notice is None and not answered:
             return said + self.ending(events)      # a sentence per event, as said
         out = []
         for i, e in enumerate(events[start:], start):
