@@ -192,11 +192,11 @@ def regions(app, table) -> dict:
                     out[name] = 0.0
                     continue
                 def made():
-                    kept["regions"]._items.clear()
+                    kept["regions"].clear()
                     region(name, **given)
                 out[name] = per_call(made, 10, 3)
         def partial():
-            kept["partials"]._items.clear()
+            kept["partials"].clear()
             partials.render(view, phone)
         out["partial"] = per_call(partial, 10, 3)
     return out

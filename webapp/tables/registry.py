@@ -90,6 +90,10 @@ class Tables:
     def all(self) -> list[Table]:
         return list(self._tables.values())
 
+    def __len__(self) -> int:
+        """Tables in memory (open, or closed and still on their players' screens)."""
+        return len(self._tables)
+
     def find_token(self, token) -> tuple[Table, int] | None:
         found = self.tokens.find(token)
         return (self._tables[found[0]], found[1]) if found else None

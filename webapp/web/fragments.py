@@ -38,6 +38,7 @@ from markupsafe import Markup, escape
 
 from .. import i18n
 from ..kept import Kept
+from ..tables import tables_of
 from . import present, regions as keys
 
 HOLE = "\x00"          # where a kept piece's version goes (no text of a page has it)
@@ -47,9 +48,11 @@ CSRF = "\x02"          # where the phone's CSRF token goes: the templates of a p
                        # finished, so no kept piece holds a token and phones share them
 
 MAX_CARDS = 4096        # a card's HTML is ~400 bytes: at most ~1.6 MB
-MAX_REGIONS = 1536      # a region is 1-6 KB; a three-phone table keeps ~15 alive
+REGIONS_PER_TABLE = 48  # a region is 1-6 KB; a table of three keeps ~20 alive (hands, moves
+MIN_REGIONS = 256       # boxes, players' boxes, piles, melds): bounded by the tables in memory
 MAX_FORMS = 4096        # a form is ~700 bytes; a turn shows up to ~30
-MAX_PARTIALS = 96       # whole partials (~15 KB): a move needs its own three for a moment
+MAX_PARTIALS = 24       # whole partials (~15 KB, twice that in memory): asked again only
+                        # when another phone of the seat asks for the same version
 MAX_LINES = 8192        # sentences of the story (~60 bytes), per reader and language
 MAX_TOLD = 1024         # each reader's story as last worded (a hand's events; per style)
 
@@ -151,7 +154,9 @@ def install(app) -> None:
     env = app.jinja_env
     if env.globals.get("_baraha_fragments"):
         return
-    cards, regions, forms = Kept(MAX_CARDS), Kept(MAX_REGIONS), Kept(MAX_FORMS)
+    tables = tables_of(app)
+    cards, forms = Kept(MAX_CARDS), Kept(MAX_FORMS)
+    regions = Kept(lambda: max(MIN_REGIONS, REGIONS_PER_TABLE * len(tables)))
     app.extensions["baraha.fragments"] = {"cards": cards, "regions": regions, "forms": forms,
                                           "partials": Kept(MAX_PARTIALS), "lines": Kept(MAX_LINES),
                                           "told": Kept(MAX_TOLD)}

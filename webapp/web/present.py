@@ -116,7 +116,7 @@ def _words(view: dict, spoken: bool = False) -> W.Words:
     return words
 
 
-_WORDS = Kept(256)      # a view's Words, by the view and the style and language
+_WORDS = Kept(48)       # the Words of the views being rendered (each holds its view)
 
 
 def name_of(view: dict, seat) -> str:

@@ -301,6 +301,18 @@ class Words:
         return " · ".join(p for p in parts if p)
 
     def short(self, e: dict) -> str:
+        if self.memo is None:
+            return self._short(e)
+        seen = self.visible is None or e.get("card") in self.visible    # see a_card
+        key = (self._memo_prefix, "short", seen, id(e))     # as in event()
+        found = self.memo.get(key)
+        if found is not None and found[0] is e:
+            return found[1]
+        words = self._short(e)
+        self.memo.put(key, (e, words))
+        return words
+
+    def _short(self, e: dict) -> str:
         do = e["do"]
         if do == "draw":
             return self.template("short.draw")
