@@ -195,19 +195,11 @@ class Told:
         self.spoken = story_spoken(view, 6)[-6:]
         self.turn = turn_words(view)
         over = view.get("result") is not None
+        # The moves of the others since the reader's last turn (newest last), and what each
+        # did: "drew · melded 5♥ 6♥ 7♥ · discarded 9♣".
         self.feed = [] if over else words.feed()
         self.since = {} if over else {p["seat"]: words.since(p["seat"])
                                       for p in view.get("players") or [] if p["seat"] != view["seat"]}
-
-
-def feed(view: dict) -> list[str]:
-    """The moves of the others since the reader's last turn, one sentence each, newest last."""
-    return _words(view).feed()
-
-
-def since(view: dict, seat: int) -> str:
-    """What `seat` did since the reader's last turn: "drew · melded 5♥ 6♥ 7♥ · discarded 9♣"."""
-    return _words(view).since(seat)
 
 
 def draw_called(view: dict) -> str:
@@ -312,14 +304,13 @@ def meld_by_key(view: dict) -> dict:
 def install(app) -> None:
     if app.jinja_env.globals.get("_baraha_present"):
         return
+    # The story's words (Told) come to _table.html ready made: webapp/web/partials.py.
     app.jinja_env.globals.update(
-        _baraha_present=True, card=card, name_of=name_of, words=words, story=story,
-        story_spoken=story_spoken, plan=plan, action_json=action_json,
-        result_words=result_words, draw_called=draw_called, meld_by_key=meld_by_key,
-        turn_words=turn_words, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
+        _baraha_present=True, card=card, name_of=name_of, words=words, plan=plan,
+        action_json=action_json, result_words=result_words, draw_called=draw_called,
+        meld_by_key=meld_by_key, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
-        draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, feed=feed,
-        since=since, taps=taps, told=Told)
+        draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
 
