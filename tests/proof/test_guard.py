@@ -209,6 +209,9 @@ def test_pages_and_hands_are_never_cached_nor_framed_and_run_only_our_scripts(ap
         assert r.headers["X-Content-Type-Options"] == "nosniff"
         assert r.headers["Referrer-Policy"] == "same-origin"
         assert r.headers["Cache-Control"] == "no-store", path
+        for name in ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options",
+                     "Referrer-Policy", "Cache-Control"):
+            assert len(r.headers.getlist(name)) == 1, (path, name)     # set once, never twice
 
 
 def test_no_template_has_an_inline_script_or_handler():
