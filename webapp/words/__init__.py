@@ -266,12 +266,9 @@ class Words:
         stay in view while the reader plays its own turn). Found once (a page asks for it
         for the feed and for each other player's box)."""
         if self._window is None:
-            self._window = self._since_window()
+            start, end = self._window_bounds()
+            self._window = (self.view.get("events") or [])[start:end]
         return self._window
-
-    def _since_window(self) -> list[dict]:
-        start, end = self._window_bounds()
-        return (self.view.get("events") or [])[start:end]
 
     def _window_bounds(self) -> tuple[int, int]:
         """Where the window lies in the events, found from the newest back (a hand has a
