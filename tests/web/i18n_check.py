@@ -92,8 +92,15 @@ class _Visible(HTMLParser):
             self.found.append(data.strip())
 
 
+def _as_written(html: str) -> str:
+    """The marks written as themselves (kept HTML writes characters past U+00FF as
+    references, &#10214; for ⟦: the same text to a browser)."""
+    return html.replace(f"&#{ord(OPEN)};", OPEN).replace(f"&#{ord(CLOSE)};", CLOSE)
+
+
 def unmarked(html: str, names=()) -> list[str]:
     """Pieces of visible text that hold words outside the marks (empty: all translated)."""
+    html = _as_written(html)
     html = re.sub(r"<!--.*?-->", "", html, flags=re.S)
     while True:                     # innermost first: a translation inside a translation
         stripped = _MARKED.sub(" ", html)
@@ -113,4 +120,4 @@ def unmarked(html: str, names=()) -> list[str]:
 
 
 def marks(html: str) -> int:
-    return html.count(OPEN)
+    return _as_written(html).count(OPEN)

@@ -104,3 +104,13 @@ def test_parts_only_some_readers_see_are_cut_for_the_others():
     assert _cut(html, {"draw": True, "take": False}) == "<a><button>stock</button>discard</a>"
     assert _cut(html, {}) == "<a>stockdiscard</a>"
     assert _cut("<p>none</p>", {"draw": True}) == "<p>none</p>"
+
+
+def test_kept_html_writes_wide_characters_as_references():
+    import html
+    from webapp.web.fragments import narrow
+    page = '<span class="c-s" aria-hidden="true">♥</span> <b>⟦Niña⟧</b> &amp; <i>10★</i>'
+    kept = narrow(page)
+    assert max(kept) <= "\xff" and "Niña" in kept and "&amp;" in kept
+    assert html.unescape(kept) == html.unescape(page)
+    assert narrow("<p>plain</p>") == "<p>plain</p>"

@@ -94,6 +94,11 @@ def test_kept_html_is_what_a_fresh_render_makes(app, game, players, options, see
     regions = fragments(app)["regions"]
     assert regions.hits > regions.misses / 2, (regions.hits, regions.misses)
     assert checked > 150
+    # Kept HTML writes ♥ and the like as references: one byte a character in memory.
+    for name in ("cards", "regions", "forms"):
+        kept = fragments(app)[name]
+        pieces = [*kept._new.values(), *kept._old.values()]
+        assert pieces and all(max(p, default="") <= "\xff" for p in pieces), name
 
 
 def test_a_full_cache_drops_its_oldest_and_stays_right(app):

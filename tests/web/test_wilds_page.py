@@ -3,6 +3,7 @@ of its own, a wild on the table showing what it stands for, and a replacement th
 hit of the natural card, bringing the wild back to the hand."""
 from __future__ import annotations
 
+import html
 import re
 
 from webapp.engine.cards import parse
@@ -40,7 +41,7 @@ def test_wild_spread_and_replacement_on_the_page(app, client, decks):
     page = post(theirs, code, draw["version"], draw["action"]).data.decode()
     spreads = [f for f in forms(page) if f["action"]["do"] == "meld"]
     assert [f["action"].get("as") for f in spreads] == [{"JK": "6H"}]
-    assert "★ as 6♥" in page
+    assert "★ as 6♥" in html.unescape(page)      # as the browser reads it
     f = spreads[0]
     page = post(theirs, code, f["version"], f["action"]).data.decode()
     assert 'data-as="6H"' in page, "the wild on the table shows its stand-in"
@@ -51,7 +52,7 @@ def test_wild_spread_and_replacement_on_the_page(app, client, decks):
     page = post(mine, code, f["version"], f["action"]).data.decode()
     hit = next(f for f in forms(page) if f["action"].get("card") == "6H")
     assert hit["action"] == {"do": "layoff", "card": "6H", "onto": {"seat": 1, "meld": 0}}
-    assert "takes back ★" in page
+    assert "takes back ★" in html.unescape(page)
     page = post(mine, code, hit["version"], hit["action"]).data.decode()
     assert "JK" in table.view(0)["hand"], "the wild comes back to the hand"
     assert 'data-card="JK"' in page and 'data-as=' not in page
