@@ -25,7 +25,6 @@ pieces are bounded (the oldest go first), so a busy server's memory stays flat.
 from __future__ import annotations
 
 import re
-
 from collections import ChainMap
 from contextlib import contextmanager
 from contextvars import ContextVar
