@@ -162,19 +162,22 @@ class Words:
         return said
 
     def event(self, e: dict) -> str:
+        return self._kept(e, "event", self._event)
+
+    def _kept(self, e: dict, kind: str, make) -> str:
+        """make(e), kept in the memo by the event dict itself: a view's events are the same
+        dicts from one version to the next (engine/views.events_for). The memo holds the
+        dict, so its id is not reused while the words are kept."""
         if self.memo is None:
-            return self._event(e)
+            return make(e)
         seen = self.visible is None or e.get("card") in self.visible    # see a_card
-        # By the event dict itself: a view's events are the same dicts from one version to
-        # the next (engine/views.events_for). The memo holds the dict, so its id is not
-        # reused while the sentence is kept.
-        key = (self._memo_prefix, seen, id(e))
+        key = (self._memo_prefix, kind, seen, id(e))
         found = self.memo.get(key)
         if found is not None and found[0] is e:
             return found[1]
-        line = self._event(e)
-        self.memo.put(key, (e, line))
-        return line
+        words = make(e)
+        self.memo.put(key, (e, words))
+        return words
 
     def _event(self, e: dict) -> str:
         do, seat = e["do"], e.get("seat")
@@ -298,16 +301,7 @@ class Words:
         return " · ".join(p for p in parts if p)
 
     def short(self, e: dict) -> str:
-        if self.memo is None:
-            return self._short(e)
-        seen = self.visible is None or e.get("card") in self.visible    # see a_card
-        key = (self._memo_prefix, "short", seen, id(e))     # as in event()
-        found = self.memo.get(key)
-        if found is not None and found[0] is e:
-            return found[1]
-        words = self._short(e)
-        self.memo.put(key, (e, words))
-        return words
+        return self._kept(e, "short", self._short)
 
     def _short(self, e: dict) -> str:
         do = e["do"]
