@@ -20,7 +20,8 @@ the whole partial is made (webapp/web/partials.py), so the phones of one seat sh
 
 The phone's language is part of every key (the catalog object of the context, from
 i18n.current()); each app keeps its own pieces (app.extensions["baraha.fragments"]). Kept
-pieces are bounded (the oldest go first), so a busy server's memory stays flat.
+pieces are bounded (what was not used lately goes first), so a busy server's memory stays
+flat, and write characters past U+00FF as references (`narrow`: one byte a character).
 """
 from __future__ import annotations
 
