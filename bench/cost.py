@@ -178,7 +178,6 @@ def regions(app, table) -> dict:
     region = app.jinja_env.globals["region"]
     with app.app_context():
         view = t.view(0, worded=False)
-        me = view["players"][0]
         other = view["players"][1]
         values = {"result": dict(view=view), "opponent": dict(view=view, p=other, did=""),
                   "piles": dict(view=view, shows={"draw": True, "take": True}),
@@ -188,7 +187,9 @@ def regions(app, table) -> dict:
         out = {}
         with i18n.speaking(i18n.catalog("en")):
             for name, given in values.items():
-                if (name == "result" and not view["result"]) or (name == "host" and view["host"] != 0):
+                shown = view["result"] if name == "result" else \
+                    view["host"] == 0 if name == "host" else True
+                if not shown:       # not on seat 0's screen now
                     out[name] = 0.0
                     continue
                 def made():

@@ -122,10 +122,11 @@ class LeanContext(Context):
 
 class LeanEnvironment(Environment):
     """Jinja with four things made cheap: the globals (`FlatGlobals`), a call of a plain
-    function (`LeanContext`), templates by name, and `view.players`. Jinja tries the attribute first, and a plain dict has none
-    but its methods, so every dot on a view raised and caught an AttributeError (a partial
-    has a few hundred); here the key is read at once. The same answer, for plain dicts
-    only: their methods' names still mean the methods."""
+    function (`LeanContext`), templates by name, and `view.players`. Jinja tries the
+    attribute first, and a plain dict has none but its methods, so every dot on a view
+    raised and caught an AttributeError (a partial has a few hundred); here the key is read
+    at once. The same answer, for plain dicts only: their methods' names still mean the
+    methods."""
 
     template_class = FlatGlobals
     context_class = LeanContext
@@ -168,7 +169,8 @@ def install(app) -> None:
             key = (i18n.current(), name, args, tuple(sorted(kwargs.items())))
             html = cards.get(key)
             if html is None:
-                html = Markup(narrow(getattr(env.get_template(template).module, name)(*args, **kwargs)))
+                made = getattr(env.get_template(template).module, name)
+                html = Markup(narrow(made(*args, **kwargs)))
                 cards.put(key, html)
             return html
         made.__name__ = name
@@ -187,8 +189,6 @@ def install(app) -> None:
         if out:
             out[0] = str.replace(out[0], 'tabindex="-1"', 'tabindex="0"', 1)
         return Markup("".join(out))
-
-    templates = {}
 
     def region(name: str, hole: bool = False, filled=(), shows=None, **values):
         """{{ region("hand", view=view, sort=sort) }}: table/_hand.html rendered with exactly
@@ -210,10 +210,7 @@ def install(app) -> None:
         if html is None:
             if hole:
                 shown = dict(shown, view=dict(values["view"], version=HOLE))
-            found = templates.get(name)
-            if found is None:
-                found = templates[name] = env.get_template(f"table/_{name}.html")
-            html = narrow(found.render(shown))
+            html = narrow(env.get_template(f"table/_{name}.html").render(shown))
             regions.put(key, html)
         for part in filled:
             if values[part]:
@@ -244,9 +241,10 @@ def install(app) -> None:
         return Markup(html if version == HOLE else html.replace(HOLE, str(version)))
 
     env.globals.update(
-        _baraha_fragments=True, CSRF=Markup(CSRF), face=macro("_cards.html", "face"), pick=pick, picks=picks,
-        back=macro("_cards.html", "back"), icon=macro("_dialogs.html", "icon"), slots=slots,
-        list_items=list_items, move_forms=move_forms, region=region, only=only, table_url=table_url)
+        _baraha_fragments=True, CSRF=Markup(CSRF), face=macro("_cards.html", "face"),
+        pick=pick, picks=picks, back=macro("_cards.html", "back"),
+        icon=macro("_dialogs.html", "icon"), slots=slots, list_items=list_items,
+        move_forms=move_forms, region=region, only=only, table_url=table_url)
 
 
 _WIDE = re.compile("[^\x00-\xff]")
