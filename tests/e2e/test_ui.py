@@ -164,6 +164,10 @@ def test_axe_finds_nothing_serious_on_any_screen(server, people):
     ana.locator('.hand .pick[data-card="KC"]').click()       # K♣ picked: a meld glows
     expect(ana.locator(".meld.accepts")).to_have_count(1)
     axe_both(ana, "table, your turn, a card picked")
+    dealer = int(ana.locator(".opp:has(.badge.dealer)").get_attribute("data-seat"))
+    people[dealer].goto("about:blank")                      # the dealer's phone goes away
+    expect(ana.locator(f'.opp.off[data-seat="{dealer}"]')).to_have_count(1)
+    axe_both(ana, "table, the dealer away")
     axe(ben, "table, someone else's turn")
     ana.locator("[data-open=settings]").click()
     expect(ana.locator("#settings")).to_be_visible()
