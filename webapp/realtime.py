@@ -16,7 +16,7 @@ from typing import NamedTuple
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
 
-from . import deflate
+from . import deflate, outbox
 from .pings import pinger
 from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
@@ -44,7 +44,21 @@ def init_realtime(app) -> None:
     # Bounds in front of the handlers below (webapp/sockguard.py).
     app.extensions["baraha.sockguard"] = Guard(socketio.server)
     pinger.install(socketio.server.eio)     # one thread for every phone's pings
+    outbox.install(socketio.server.eio)     # a pushed view is let go once it is sent
     deflate.install(app)       # each message compressed alone, quickly
+    app.wsgi_app = _socket_for_websockets_only(app.wsgi_app)
+
+
+def _socket_for_websockets_only(inner):
+    """Engine.IO's middleware makes a new class for every request that carries gunicorn's
+    socket (to hand the socket on the way eventlet wants it, which this server does not
+    use): about 6 us and 3 KB of cyclic garbage for every request. Only a websocket needs
+    the socket (simple-websocket and webapp/sockguard.py take it from there)."""
+    def app(environ, start_response):
+        if environ.get("HTTP_UPGRADE", "").lower() != "websocket":
+            environ.pop("gunicorn.socket", None)
+        return inner(environ, start_response)
+    return app
 
 
 def notify(code: str, version: int) -> None:
