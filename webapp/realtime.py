@@ -16,7 +16,7 @@ from typing import NamedTuple
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
 
-from . import deflate, outbox
+from . import deflate, outbox, readhere
 from .pings import pinger
 from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
@@ -45,6 +45,7 @@ def init_realtime(app) -> None:
     app.extensions["baraha.sockguard"] = Guard(socketio.server)
     pinger.install(socketio.server.eio)     # one thread for every phone's pings
     outbox.install(socketio.server.eio)     # a pushed view is let go once it is sent
+    readhere.install(socketio.server.eio)   # a websocket read by its own server thread
     deflate.install(app)       # each message compressed alone, quickly
     app.wsgi_app = _socket_for_websockets_only(app.wsgi_app)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 
 import pytest
@@ -159,3 +160,35 @@ def test_a_join_closed_by_the_sweep_while_it_is_handled_is_one_line(caplog):
     assert not any(r.exc_info for r in caplog.records)
     with pytest.raises(KeyError):       # a session still open: a real error, not hidden
         guard.message("here", "2[\"hello\"]")
+
+
+def _threads_settled(want_stable_for: float = 0.3, within: float = 5.0) -> int:
+    """The process's thread count once it has stopped changing."""
+    end, last, since = time.monotonic() + within, threading.active_count(), time.monotonic()
+    while time.monotonic() < end:
+        time.sleep(0.05)
+        now = threading.active_count()
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= want_stable_for:
+            break
+    return last
+
+
+def test_a_phone_costs_the_server_two_threads(live):
+    # Its request's thread, which runs Engine.IO's loop and reads the websocket itself
+    # (webapp/readhere.py), and Engine.IO's writer. simple-websocket's reader thread, a
+    # third, is never started.
+    base, code, tokens, app = live
+    first = _joined(base, tokens[0])        # the server's own threads start with the first
+    before = _threads_settled()
+    phones = [_joined(base, tokens[i % 2]) for i in range(5)]
+    try:
+        held = _threads_settled() - before
+        assert held == 2 * len(phones), f"{held} threads for {len(phones)} phones"
+    finally:
+        for ws in phones:
+            ws.close()
+    assert _threads_settled() == before, "a closed phone's threads did not end"
+    assert first.connected
+    first.close()
