@@ -104,7 +104,7 @@ _NO_TCACHE = "glibc.malloc.tcache_count=0"
 def _no_thread_malloc_caches() -> None:
     """Start again (exec, same arguments) with glibc's per-thread malloc caches off.
 
-    Every open websocket holds about three threads here (four when this was measured), and
+    Every open websocket holds two threads here (four when this was measured), and
     glibc gives each thread a cache of the small blocks it freed (up to 7 per size class),
     which only that thread reuses: with 300 phones connected that was ~20 MB held in 1,400
     caches, a fifth of the memory of a table (bench/load.py: 867 KB per table instead of
