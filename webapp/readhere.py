@@ -80,6 +80,7 @@ class ReadHereWSGI(SimpleWebSocketWSGI):
 
 def install(eio) -> None:
     """Websockets that `eio` (an engineio.Server in threading mode) opens from now on are
-    read by their server threads."""
+    read by their server threads. Engine.IO finds its websocket class in the server's
+    `_async` table (engineio.Socket._upgrade_websocket): this server gets its own copy."""
     if eio.async_mode == "threading":
         eio._async = {**eio._async, "websocket": ReadHereWSGI}
