@@ -8,6 +8,7 @@ a stale region in the first of the two."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -109,3 +110,38 @@ def test_a_full_cache_drops_its_oldest_and_stays_right(app):
         table.step()
         table.check()
         assert all(len(kept) <= 3 for kept in fragments(app).values())
+
+
+def test_tables_share_their_forms_and_each_form_posts_to_its_own_table(app):
+    # A form is kept once for every table (its address is filled in per table): Tong-its
+    # and Tonk side by side, in two languages, each partial as a fresh render makes it.
+    tables = [Table(app, "tongits", 3, {}, 6, ("en", "fil")), Table(app, "tonk", 3, {}, 7, ("en",)),
+              Table(app, "tongits", 3, {}, 8, ("fil", "en"))]
+    posts = {table.code: set() for table in tables}
+    for _ in range(30):
+        for table in tables:
+            table.step()
+            table.check()
+            for browser in table.browsers:
+                html = partial(app, browser, table.code)
+                posts[table.code].update(re.findall(r'<form class="act[^>]* action="([^"]+)"', html))
+    assert posts == {table.code: {f"/t/{table.code}/act"} for table in tables}
+    forms = fragments(app)["forms"]
+    keys = [*forms._new, *forms._old]
+    assert keys and not [k for k in keys for t in tables if t.code in repr(k)]
+    assert forms.hits > forms.misses, (forms.hits, forms.misses)
+
+
+def test_a_phone_under_another_path_gets_its_own_addresses(app):
+    # The same seat's partial, asked for directly and through a proxy that serves the app
+    # under /games (SCRIPT_NAME): kept pieces never carry one's addresses to the other.
+    table = Table(app, "tongits", 3, {}, 9, ("en",))
+    for _ in range(6):
+        table.step()
+    for root in ("", "/games", "", "/games"):
+        for browser in table.browsers:
+            r = browser.get(f"/t/{table.code}/view", headers={"HX-Request": "true"},
+                            base_url=f"http://localhost{root}/")
+            html = r.get_data(as_text=True)
+            posts = set(re.findall(r'<form class="[^"]*" method="post" action="([^"]+)"', html))
+            assert posts and all(p.startswith(f"{root}/t/{table.code}/") for p in posts), (root, posts)

@@ -48,11 +48,13 @@ PLACE = Markup("\x05")   # where a card of your hand has its place in Arrange's 
 CSRF = "\x02"          # where the phone's CSRF token goes: the templates of a partial write
                        # {{ CSRF }}, and partials.render fills it in when the partial is
                        # finished, so no kept piece holds a token and phones share them
+ACT_URL = "\x06"       # where a kept form's address goes (the table's own): forms are
+                       # shared by every table
 
 MAX_CARDS = 4096        # a card's HTML is ~400 bytes: at most ~1.6 MB
 REGIONS_PER_TABLE = 48  # a region is 1-6 KB; a table of three keeps ~20 alive (hands, moves
 MIN_REGIONS = 256       # boxes, players' boxes, piles, melds): bounded by the tables in memory
-MAX_FORMS = 4096        # a form is ~700 bytes; a turn shows up to ~30
+MAX_FORMS = 4096        # a form is ~700 bytes; a turn shows up to ~30, all tables share them
 MAX_PARTIALS = 24       # whole partials (~15 KB, twice that in memory): asked again only
                         # when another phone of the seat asks for the same version
 MAX_LINES = 8192        # sentences of the story (~60 bytes), per reader and language
@@ -205,7 +207,8 @@ def install(app) -> None:
             for part in filled:
                 if values[part]:
                     shown[part] = f"\x01{part}\x01"
-        key = (i18n.current(), name, keys.KEYS[name](shown))
+        # The language and the path the app is served under (a form's address) matter too.
+        key = (i18n.current(), _ROOT.get(), name, keys.KEYS[name](shown))
         html = regions.get(key)
         if html is None:
             if hole:
@@ -223,21 +226,26 @@ def install(app) -> None:
 
     def move_forms(view, kind: str, actions, **shown):
         """{{ move_forms(view, "discard", p.discard) }}: the macro `kind` of table/_forms.html
-        for each of these moves, joined. Each form is kept with the version left open (one
-        form per move, language and table: the CSRF token is a hole too, filled in when the
-        partial is finished); in the moves region the version stays open for the region."""
-        catalog, extra, code = i18n.current(), keys.shown(shown), view["code"]
+        for each of these moves, joined. Each form is kept with the table's address and the
+        version left open (one form per move and language, for every table: the CSRF token
+        is a hole too, filled in when the partial is finished); in the moves region the
+        version stays open for the region."""
+        game = view["game"] if kind in ("meld", "layoff") else None     # their words
+        catalog, extra = i18n.current(), keys.shown(shown)
         out = []
         for action in actions:
-            key = (catalog, kind, keys.shown(action), extra, code)
+            key = (catalog, kind, keys.shown(action), extra, game)
             html = forms.get(key)
             if html is None:
                 made = getattr(env.get_template("table/_forms.html").module, kind)
-                given = dict(shown, w=present.words(view)) if kind in ("meld", "layoff") else shown
-                html = narrow(made(action, table_url("table.act", code=code), HOLE, **given))
+                given = dict(shown, w=present.words(view)) if game else shown
+                html = narrow(made(action, ACT_URL, HOLE, **given))
                 forms.put(key, html)
             out.append(html)
-        html, version = "".join(out), view["version"]
+        if not out:
+            return Markup("")
+        html = "".join(out).replace(ACT_URL, escape(table_url("table.act", code=view["code"])))
+        version = view["version"]
         return Markup(html if version == HOLE else html.replace(HOLE, str(version)))
 
     env.globals.update(

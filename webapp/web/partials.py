@@ -87,7 +87,8 @@ def render(view, phone: Reader) -> str:
     there, with the phone's CSRF token filled in. Needs an app context, not a request."""
     kept = current_app.extensions["baraha.fragments"]["partials"]
     online = tuple(bool(p.get("connected")) for p in view["players"])
-    key = (view.get("code"), view["version"], view["seat"], online, phone.locale, phone.sort)
+    key = (view.get("code"), view["version"], view["seat"], online, phone.locale, phone.sort,
+           phone.root)
     html = kept.get(key)
     if html is None:
         with i18n.speaking(i18n.catalog(phone.locale)), fragments.serving(phone.root):
