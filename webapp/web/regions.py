@@ -2,8 +2,8 @@
 
 A key names every part of the values a region is rendered with (the view, and what else
 its template is given) that its template reads, directly or through the helpers it calls;
-webapp/web/fragments.py adds the phone's language. No region holds a CSRF token (its forms
-have the hole fragments.CSRF), so no key names one.
+webapp/web/fragments.py adds the phone's language and the path the app is served under. No
+region holds a CSRF token (its forms have the hole fragments.CSRF), so no key names one.
 Two views with equal keys give the same HTML, so the region is made once and reused: by
 the other phones at the table (the piles, for the players not on turn) and by the next
 versions (the hands of the players who did not move, the melds on the table, the result).
