@@ -17,6 +17,14 @@ process (time.process_time, the least of 5 batches):
   since phase 2): the POST and the three `view` pushes (Socket.IO test clients).
 With --profile, the moves run under cProfile, written to FILE.prof and summarised (the
 functions with the most cumulative time).
+
+All of the above are made back to back, with the machine's caches warm. `spaced` is the
+same ping and pushed move made once every --gap ms (20), as play makes them (a table moves
+about once a second): the median CPU of one call (thread time), next to `cache_probe`,
+what reading 16 KB costs right after it was read and --gap ms later. On a shared virtual
+machine the core's caches are cold again within milliseconds even while this process
+runs, and every call pays for that: this is most of the gap between this benchmark's
+move and bench/load.py's (docs/OPERATIONS.md, eighth round).
 """
 from __future__ import annotations
 
@@ -161,6 +169,37 @@ def per_call(fn, n: int, batches: int = 5) -> float:
     return round(min(out), 3)
 
 
+def spaced(fn, n: int, gap: float) -> float:
+    """CPU ms of one call made `gap` seconds after the last one (the process sleeps in
+    between, as a server does between moves): the median of n calls, in thread time."""
+    out = []
+    for _ in range(n):
+        time.sleep(gap)
+        t = time.thread_time()
+        fn()
+        out.append(time.thread_time() - t)
+    return round(statistics.median(out) * 1000, 3)
+
+
+def cache_probe(gap: float, n: int = 50) -> dict:
+    """Microseconds to read 16 KB (less than a core's first-level cache) right after reading
+    it, and `gap` seconds after: how much of a core's caches survives a pause here."""
+    block = bytearray(16 * 1024)
+
+    def read() -> float:
+        t = time.perf_counter()
+        block.count(1)
+        return time.perf_counter() - t
+    hot, cold = [], []
+    for _ in range(n):
+        read()
+        hot.append(read())
+        time.sleep(gap)
+        cold.append(read())
+    return {"hot_us": round(statistics.median(hot) * 1e6, 1),
+            "after_gap_us": round(statistics.median(cold) * 1e6, 1)}
+
+
 REGIONS = ("result", "opponent", "piles", "lanes", "hand", "moves", "host", "partial")
 
 
@@ -209,6 +248,7 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", help="write the moves' cProfile here (and summarise it)")
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--encoding", default=ENCODING, help=f"Accept-Encoding [{ENCODING}]")
+    ap.add_argument("--gap", type=float, default=20.0, help="ms between spaced calls [20]")
     args = ap.parse_args(argv)
     Client.encoding = args.encoding
     from webapp import create_app
@@ -239,6 +279,10 @@ def main(argv=None) -> int:
         for _ in range(10):
             table.move()
         costs["move_push"] = per_call(table.move, max(1, args.moves // 5))
+        gap = args.gap / 1000
+        costs["spaced"] = {"gap_ms": args.gap, "ping": spaced(lambda: phone.call("GET", "/ping"), 200, gap),
+                           "move_push": spaced(table.move, max(1, args.moves // 2), gap)}
+        costs["cache_probe"] = cache_probe(gap)
         table.sockets = None
         # Regions at ten moments of play (a hand's start and end look different), averaged.
         samples = []
