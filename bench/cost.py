@@ -263,8 +263,11 @@ def main(argv=None) -> int:
         for _ in range(20):             # warm: templates compiled, caches filled
             table.move()
         phone = table.phones[0]
+
+        def ping():
+            return phone.call("GET", "/ping")
         costs = {
-            "ping": per_call(lambda: phone.call("GET", "/ping"), 400),
+            "ping": per_call(ping, 400),
             "partial": per_call(phone.partial, 60),
             "json_view": per_call(phone.json_view, 100),
         }
@@ -280,7 +283,7 @@ def main(argv=None) -> int:
             table.move()
         costs["move_push"] = per_call(table.move, max(1, args.moves // 5))
         gap = args.gap / 1000
-        costs["spaced"] = {"gap_ms": args.gap, "ping": spaced(lambda: phone.call("GET", "/ping"), 200, gap),
+        costs["spaced"] = {"gap_ms": args.gap, "ping": spaced(ping, 200, gap),
                            "move_push": spaced(table.move, max(1, args.moves // 2), gap)}
         costs["cache_probe"] = cache_probe(gap)
         table.sockets = None

@@ -9,6 +9,7 @@ import socket
 import threading
 import weakref
 
+import pytest
 from engineio import packet
 from engineio.socket import Socket
 from simple_websocket import ConnectionClosed
@@ -99,11 +100,8 @@ def test_a_websocket_is_read_by_the_thread_that_asks():
     assert [e.data for e in client.events() if isinstance(e, TextMessage)] == ["3probe"]
     # The phone closes: the server answers the close, ends, and lets the socket go.
     theirs.sendall(client.send(CloseConnection(code=1000)))
-    try:
+    with pytest.raises(ConnectionClosed):
         ws.receive()
-        raise AssertionError("receive returned after the phone closed")
-    except ConnectionClosed:
-        pass
     assert not ws.connected and ws.sock.fileno() == -1
     client.receive_data(theirs.recv(4096))
     assert any(isinstance(e, CloseConnection) for e in client.events())
@@ -112,9 +110,6 @@ def test_a_websocket_is_read_by_the_thread_that_asks():
 def test_a_websocket_whose_phone_vanishes_ends():
     ws, client, theirs = _websocket_pair()
     theirs.close()                                          # no close frame: the line drops
-    try:
+    with pytest.raises(ConnectionClosed):
         ws.receive(timeout=2)
-        raise AssertionError("receive returned after the line dropped")
-    except ConnectionClosed:
-        pass
     assert not ws.connected
