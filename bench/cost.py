@@ -107,16 +107,22 @@ def decoded(body: bytes) -> str:
 
 
 class Table:
-    def __init__(self, app, seed: int = 1):
+    """A Tong-its table of three phones (`names`), or of as many as `bots` leaves seats
+    for ({"1": "hard"...}: those seats are the server's bots, which play at once)."""
+
+    def __init__(self, app, seed: int = 1, names=("P0", "P1", "P2"), bots: dict | None = None):
         self.app = app
         api = Client(app, "", None, "127.0.0.2")
-        _, out = api.call("POST", "/api/tables", json.dumps({"game": "tongits", "players": 3}).encode(),
-                          "application/json")
+        _, out = api.call("POST", "/api/tables", json.dumps(
+            {"game": "tongits", "players": 3, **({"bots": bots} if bots else {})}).encode(),
+            "application/json")
         self.code = json.loads(decoded(out))["code"]
         self.phones = []
         for seat in range(3):
+            if str(seat) in (bots or {}):
+                continue
             _, out = Client(app, self.code, None, f"127.0.0.{3 + seat}").call(
-                "POST", f"/api/tables/{self.code}/seats", json.dumps({"name": f"P{seat}"}).encode(),
+                "POST", f"/api/tables/{self.code}/seats", json.dumps({"name": names[seat], "seat": seat}).encode(),
                 "application/json")
             token = json.loads(decoded(out))["token"]
             self.phones.append(Client(app, self.code, token, f"127.0.0.{3 + seat}"))

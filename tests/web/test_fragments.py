@@ -112,6 +112,19 @@ def test_a_full_cache_drops_its_oldest_and_stays_right(app):
         assert all(len(kept) <= 3 for kept in fragments(app).values())
 
 
+def test_a_line_is_kept_apart_as_text_and_as_markup(app):
+    # The log's, the feed's and the screen reader's lines are kept as HTML: a line given as
+    # text is escaped, the same characters given as Markup are not, in either order.
+    from markupsafe import Markup
+    list_items = app.jinja_env.globals["list_items"]
+    with app.app_context():
+        assert list_items(["Q < K & A"]) == "<li>Q &lt; K &amp; A</li>"
+        assert list_items([Markup("Q < K & A")], "p") == "<p>Q < K & A</p>"
+        assert list_items([Markup("Q < K & A")]) == "<li>Q < K & A</li>"
+        assert list_items(["Q < K & A", "drew"]) == "<li>Q &lt; K &amp; A</li><li>drew</li>"
+        assert list_items([]) == ""
+
+
 def test_tables_share_their_forms_and_each_form_posts_to_its_own_table(app):
     # A form is kept once for every table (its address is filled in per table): Tong-its
     # and Tonk side by side, in two languages, each partial as a fresh render makes it.

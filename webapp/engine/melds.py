@@ -74,7 +74,7 @@ def melds_in(hand) -> list[tuple[int, ...]]:
     return list(_melds_in(_mask(hand)))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=256)     # found again only within a move: each new hand is a new mask
 def _melds_in(mask: int) -> tuple[tuple[int, ...], ...]:
     found: list[tuple[int, ...]] = []
     for s in range(4):
@@ -107,7 +107,7 @@ def _coverage(mask: int) -> int:
     return (cover | t | t << 13 | t << 26 | t << 39) & mask
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1024)    # 32,768 suit rows could be asked for, a few hundred are often
 def _runs(s: int, row: int) -> tuple[tuple[int, ...], ...]:
     """Every run of suit `s` inside the ranks set in the 13-bit `row`."""
     ranks = [r for r in range(13) if row >> r & 1]
@@ -146,9 +146,12 @@ def all_melded(hand) -> bool:
     return _coverage(mask) == mask and _best(mask)[0] == 0
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _best(mask: int) -> tuple[int, tuple[int, ...]]:
-    # Cached across calls: bots and legal-action listing ask about the same hands again.
+    # Cached across calls: views, legal-action listing and bots ask about the same hands
+    # again, within a turn. Not more: a bot's look-ahead asks about hands it made up, never
+    # asked again; 65,536 of them held about 15 MB more than 4,096 do, at the same hit rate
+    # and bot speed (bench/bots.py's 300 hands, docs/OPERATIONS.md).
     return _search(mask, {})
 
 

@@ -20,8 +20,9 @@ the whole partial is made (webapp/web/partials.py), so the phones of one seat sh
 
 The phone's language is part of every key (the catalog object of the context, from
 i18n.current()); each app keeps its own pieces (app.extensions["baraha.fragments"]). Kept
-pieces are bounded (what was not used lately goes first), so a busy server's memory stays
-flat, and write characters past U+00FF as references (`narrow`: one byte a character).
+pieces are bounded (what was not used lately goes first), most of them by the tables in
+memory (PER_TABLE), so a server's memory stays flat over an evening, and write characters
+past U+00FF as references (`narrow`: one byte a character).
 """
 from __future__ import annotations
 
@@ -51,14 +52,21 @@ CSRF = "\x02"          # where the phone's CSRF token goes: the templates of a p
 ACT_URL = "\x06"       # where a kept form's address goes (the table's own): forms are
                        # shared by every table
 
-MAX_CARDS = 4096        # a card's HTML is ~400 bytes: at most ~1.6 MB
-REGIONS_PER_TABLE = 48  # a region is 1-6 KB; a table of three keeps ~20 alive (hands, moves
-MIN_REGIONS = 256       # boxes, players' boxes, piles, melds): bounded by the tables in memory
-MAX_FORMS = 4096        # a form is ~700 bytes; a turn shows up to ~30, all tables share them
+MAX_CARDS = 4096        # a card's HTML is ~400 bytes: at most ~1.6 MB (~350 are ever made)
 MAX_PARTIALS = 24       # whole partials (~15 KB, twice that in memory): asked again only
                         # when another phone of the seat asks for the same version
-MAX_LINES = 8192        # sentences of the story (~60 bytes), per reader and language
 MAX_TOLD = 1024         # each reader's story as last worded (a hand's events; per style)
+# The rest are bounded by the tables in memory, PER_TABLE[kind] each, at least MIN_KEPT: what
+# a table uses from one move to the next stays, and a server of ten tables does not fill,
+# over an evening, room made for two hundred with the pieces of hands long over.
+PER_TABLE = {
+    "regions": 48,      # 1-6 KB each; a table of three keeps ~20 alive (hands, moves boxes,
+                        # players' boxes, piles, melds)
+    "forms": 16,        # ~700 bytes; a turn shows up to ~30, every table shares them
+    "lines": 96,        # sentences of the story, per reader, style and language, and
+    "items": 96,        # the log's and the feed's <li>: at 100 tables, found again as often
+}                       # with 64 a table as with 128, and far less often with 32
+MIN_KEPT = {"regions": 256, "forms": 1024, "lines": 1024, "items": 1024}
 
 
 _SAFE = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord("'"): "&#39;",
@@ -160,11 +168,15 @@ def install(app) -> None:
     if env.globals.get("_baraha_fragments"):
         return
     tables = tables_of(app)
-    cards, forms = Kept(MAX_CARDS), Kept(MAX_FORMS)
-    regions = Kept(lambda: max(MIN_REGIONS, REGIONS_PER_TABLE * len(tables)))
+
+    def per_table(kind: str) -> Kept:
+        return Kept(lambda: max(MIN_KEPT[kind], PER_TABLE[kind] * len(tables)))
+
+    cards, forms, regions, items = Kept(MAX_CARDS), per_table("forms"), per_table("regions"), \
+        per_table("items")
     app.extensions["baraha.fragments"] = {"cards": cards, "regions": regions, "forms": forms,
-                                          "partials": Kept(MAX_PARTIALS), "lines": Kept(MAX_LINES),
-                                          "told": Kept(MAX_TOLD)}
+                                          "partials": Kept(MAX_PARTIALS), "items": items,
+                                          "lines": per_table("lines"), "told": Kept(MAX_TOLD)}
 
     def macro(template: str, name: str):
         def made(*args, **kwargs):
@@ -248,6 +260,20 @@ def install(app) -> None:
         version = view["version"]
         return Markup(html if version == HOLE else html.replace(HOLE, str(version)))
 
+    def list_items(lines, tag: str = "li") -> Markup:
+        """<li> (or `tag`) per line, escaped: the game log (a hundred lines, the same again
+        at every move: each line's item is made once), the feed, the screen reader's lines.
+        A Markup line is not escaped: its key says so (it equals the same text as str)."""
+        out = []
+        for line in lines:
+            key = (line, tag, type(line) is Markup)
+            html = items.get(key)
+            if html is None:
+                html = f"<{tag}>{escape(line)}</{tag}>"
+                items.put(key, html)
+            out.append(html)
+        return Markup("".join(out))
+
     env.globals.update(
         _baraha_fragments=True, CSRF=Markup(CSRF), face=macro("_cards.html", "face"),
         pick=pick, picks=picks, back=macro("_cards.html", "back"),
@@ -319,17 +345,6 @@ def warm(app) -> None:
         env.get_template(name)
     for name in ("_cards.html", "_dialogs.html", "table/_forms.html"):   # macros: their module
         env.get_template(name).module
-
-
-def list_items(lines, tag: str = "li") -> Markup:
-    """<li> (or `tag`) per line, escaped: the game log (a hundred lines, the same again at
-    every move: each line's item is made once), the feed, the screen reader's lines."""
-    return Markup("".join([_item(line, tag) for line in lines]))
-
-
-@lru_cache(maxsize=8192, typed=True)     # typed: a Markup line is not escaped
-def _item(line: str, tag: str) -> str:
-    return f"<{tag}>{escape(line)}</{tag}>"
 
 
 def slots(n: int) -> Markup:
