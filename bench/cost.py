@@ -122,8 +122,8 @@ class Table:
             if str(seat) in (bots or {}):
                 continue
             _, out = Client(app, self.code, None, f"127.0.0.{3 + seat}").call(
-                "POST", f"/api/tables/{self.code}/seats", json.dumps({"name": names[seat], "seat": seat}).encode(),
-                "application/json")
+                "POST", f"/api/tables/{self.code}/seats",
+                json.dumps({"name": names[seat], "seat": seat}).encode(), "application/json")
             token = json.loads(decoded(out))["token"]
             self.phones.append(Client(app, self.code, token, f"127.0.0.{3 + seat}"))
         self.rng = random.Random(seed)

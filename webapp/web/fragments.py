@@ -172,11 +172,10 @@ def install(app) -> None:
     def per_table(kind: str) -> Kept:
         return Kept(lambda: max(MIN_KEPT[kind], PER_TABLE[kind] * len(tables)))
 
-    cards, forms, regions, items = Kept(MAX_CARDS), per_table("forms"), per_table("regions"), \
-        per_table("items")
-    app.extensions["baraha.fragments"] = {"cards": cards, "regions": regions, "forms": forms,
-                                          "partials": Kept(MAX_PARTIALS), "items": items,
-                                          "lines": per_table("lines"), "told": Kept(MAX_TOLD)}
+    kept = app.extensions["baraha.fragments"] = {
+        "cards": Kept(MAX_CARDS), "partials": Kept(MAX_PARTIALS), "told": Kept(MAX_TOLD),
+        **{kind: per_table(kind) for kind in PER_TABLE}}
+    cards, forms, regions, items = kept["cards"], kept["forms"], kept["regions"], kept["items"]
 
     def macro(template: str, name: str):
         def made(*args, **kwargs):
