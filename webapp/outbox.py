@@ -1,10 +1,12 @@
-"""A phone's outgoing Engine.IO packets, let go as soon as they are sent.
+"""A phone's outgoing Engine.IO packets: a queue that wakes the phone's own thread, and
+lets each packet go as soon as it is sent.
 
-Each phone's Engine.IO writer thread sends what its queue holds (`for pkt in packets:
-ws.send(pkt.encode())`) and then waits for more with the last packet still bound to `pkt`.
-For a phone that is pushed its partial, that is its last view twice over (Socket.IO's JSON
-text, and Engine.IO's text kept as the packet's encoding): about 30 KB a phone, or 90 KB
-a table, held until the next push only to be thrown away. Here the queue hands the writer
+The phone's server thread sends what is queued (webapp/readhere.py), so a put rings that
+thread's bell. Engine.IO's own writer, where it still runs (a websocket not of this server's
+kind), sends its queue's packets (`for pkt in packets: ws.send(pkt.encode())`) and then waits
+for more with the last packet still bound to `pkt`: for a phone pushed its partial, its last
+view twice over (Socket.IO's JSON text, and Engine.IO's text kept as the packet's encoding),
+about 30 KB a phone, held until the next push only to be thrown away. So the queue hands out
 a wrapper that gives its packet's text once and lets the packet go.
 """
 from __future__ import annotations
@@ -27,11 +29,30 @@ class Once:
 
 class Outbox(queue.Queue):
     """A socket's queue (threading mode) whose packets come out wrapped in `Once`. The None
-    that tells the writer to stop comes out as it went in."""
+    that tells the writer to stop comes out as it went in.
+
+    Once the socket's own server thread sends for it (`writer`: a ReadHere), every put wakes
+    that thread, and a join asked in that very thread (Engine.IO's close, when a message's
+    handler closes its own socket) sends what is queued rather than waiting for itself."""
+
+    writer = None
+
+    def put(self, item, block: bool = True, timeout: float | None = None):
+        super().put(item, block, timeout)
+        writer = self.writer
+        if writer is not None:
+            writer.wake()
 
     def get(self, block: bool = True, timeout: float | None = None):
         item = super().get(block, timeout)
         return item if item is None else Once(item)
+
+    def join(self):
+        writer = self.writer
+        if writer is not None and writer.is_current():
+            writer.send_queued()
+        else:
+            super().join()
 
 
 def install(eio) -> None:

@@ -5,7 +5,7 @@ pong it starts a thread that sleeps the ping interval (25 s) and then sends the 
 That is a sleeping thread for every open phone (about a quarter of the server's threads,
 ~20 KB each), made again every 25 s. Here those sleeps are kept in one queue, and one timer
 thread sends each ping when it is due. Sending only puts the packet on the socket's queue
-(its writer sends it), so the timer never waits on a phone.
+(the phone's own thread sends it), so the timer never waits on a phone.
 
 Any other background task goes to Engine.IO as before; so does a ping if Engine.IO ever
 names its ping task differently (then it simply keeps its threads).

@@ -45,7 +45,7 @@ def init_realtime(app) -> None:
     app.extensions["baraha.sockguard"] = Guard(socketio.server)
     pinger.install(socketio.server.eio)     # one thread for every phone's pings
     outbox.install(socketio.server.eio)     # a pushed view is let go once it is sent
-    readhere.install(socketio.server.eio)   # a websocket read by its own server thread
+    readhere.install(socketio.server.eio)   # a websocket read and written by its own thread
     deflate.install(app)       # each message compressed alone, quickly
     app.wsgi_app = _socket_for_websockets_only(app.wsgi_app)
 
@@ -66,7 +66,7 @@ def notify(code: str, version: int) -> None:
     with _lock:
         conns = list(_wanting.get(code, {}).items())
     # Not to a page that said `changed: false`: its `view` says the same, and each frame
-    # costs the server a wake-up of that socket's writer and a deflate.
+    # costs the server a wake-up of that socket's thread and a deflate.
     quiet = [sid for sid, w in conns if w.quiet]
     socketio.emit("changed", {"version": version}, to=code, skip_sid=quiet or None)
     if conns:

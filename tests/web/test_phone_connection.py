@@ -1,7 +1,7 @@
 """What a phone's connection holds between moves: not its last pushed view
 (webapp/outbox.py), no class made for each request (realtime's middleware), and no reader
-thread of its own (webapp/readhere.py; tests/proof/test_sockets.py counts the threads of a
-live server)."""
+or writer thread of its own (webapp/readhere.py; tests/proof/test_sockets.py counts the
+threads of a live server)."""
 from __future__ import annotations
 
 import gc
@@ -18,6 +18,7 @@ from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, CloseConnection, Request, TextMessage
 
 from webapp import create_app
+from webapp.outbox import Outbox
 from webapp.readhere import ReadHere
 from webapp.realtime import socketio
 
@@ -113,3 +114,71 @@ def test_a_websocket_whose_phone_vanishes_ends():
     with pytest.raises(ConnectionClosed):
         ws.receive(timeout=2)
     assert not ws.connected
+
+
+def _texts(client, theirs) -> list[str]:
+    client.receive_data(theirs.recv(65536))
+    return [e.data for e in client.events() if isinstance(e, TextMessage)]
+
+
+def test_what_is_queued_is_sent_by_the_thread_that_reads():
+    ws, client, theirs = _websocket_pair()
+    outbox = Outbox()
+    got, started = [], threading.Event()
+
+    def serve():                # the phone's server thread: Engine.IO's loop
+        ws.write_for(outbox)    # where Engine.IO would start its writer
+        started.set()
+        try:
+            while True:
+                got.append(ws.receive())
+        except ConnectionClosed:
+            got.append("closed")
+    threads = threading.active_count()
+    server = threading.Thread(target=serve)
+    server.start()
+    started.wait(2)
+    outbox.put(packet.Packet(packet.MESSAGE, "pushed"))     # a move's push, from another thread
+    theirs.settimeout(2)
+    assert _texts(client, theirs) == ["4pushed"]
+    assert threading.active_count() == threads + 1, "a writer thread was started"
+    theirs.sendall(client.send(TextMessage("3")))           # and it still reads
+    for _ in range(100):
+        if got:
+            break
+        threading.Event().wait(0.01)
+    assert got == ["3"]
+    outbox.put(None)            # Engine.IO's close: the writer's end closes the websocket
+    server.join(2)
+    assert not server.is_alive() and got[-1] == "closed"
+    client.receive_data(theirs.recv(4096))
+    assert any(isinstance(e, CloseConnection) for e in client.events())
+    ws.let_go()
+    outbox.put(packet.Packet(packet.MESSAGE, "late"))       # rings no closed descriptor
+    assert ws.bell.fd == -1
+
+
+def test_a_close_asked_in_the_reading_thread_sends_rather_than_waits():
+    # A message's handler that closes its own socket (webapp/sockguard.py) runs in that
+    # socket's thread: Engine.IO's close(wait=True) joins the queue, which only this very
+    # thread empties now.
+    ws, client, theirs = _websocket_pair()
+    outbox = Outbox()
+    queued, closed = threading.Event(), threading.Event()
+
+    def serve():
+        ws.write_for(outbox)
+        outbox.put(packet.Packet(packet.CLOSE))
+        queued.set()
+        outbox.join()           # Engine.IO's close(wait=True), in the socket's own thread
+        closed.set()
+    other = threading.Thread(target=lambda: queued.wait(2) and outbox.join())
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    assert closed.wait(2), "the socket's own thread waited for itself"
+    other.start()
+    other.join(2)
+    assert not other.is_alive(), "another thread's join still waits"
+    theirs.settimeout(2)
+    assert _texts(client, theirs) == ["1"]
+    ws.let_go()
