@@ -112,11 +112,22 @@ class ReadHere(simple_websocket.Server):
         self.outbox: Outbox | None = None
         self.bell: Bell | None = None
         super().__init__(environ, thread_class=_NotStarted, **kwargs)
+        # What a wait watches, made once (select.poll: any descriptor number; select.select,
+        # where there is no poll, only below 1024).
+        self._watched = [self.sock]
+        self._poll = None
+        if hasattr(select, "poll"):
+            self._poll = select.poll()
+            self._poll.register(self.sock, select.POLLIN)
 
     def write_for(self, outbox: Outbox) -> None:
         """From now on this thread sends what `outbox` holds, as Engine.IO's writer did."""
         self.bell, self.outbox, self._thread = Bell(), outbox, threading.get_ident()
+        self._watched.append(self.bell.fd)
+        if self._poll is not None:
+            self._poll.register(self.bell.fd, select.POLLIN)
         outbox.writer = self
+        self.bell.ring()        # what was queued before this is sent at the first wait
 
     def wake(self) -> None:
         """A packet was queued (by any thread)."""
@@ -135,13 +146,12 @@ class ReadHere(simple_websocket.Server):
     def receive(self, timeout: float | None = None):
         deadline = None if timeout is None else time.monotonic() + timeout
         while self.connected and not self.input_buffer:
-            self.send_queued()
-            if not self.connected:
-                break
             readable = self._wait(deadline)
             if readable is None:
                 return None
-            if not readable:        # the bell: sent at the top of the loop
+            if not readable:        # the bell: a packet was queued
+                self.bell.hush()    # first: a packet queued from now on rings again
+                self.send_queued()
                 continue
             try:
                 data = self.sock.recv(self.receive_bytes)
@@ -162,7 +172,6 @@ class ReadHere(simple_websocket.Server):
         outbox = self.outbox
         if outbox is None:
             return
-        self.bell.hush()
         while True:
             try:
                 pkt = outbox.get_nowait()
@@ -198,15 +207,11 @@ class ReadHere(simple_websocket.Server):
         left = None if deadline is None else deadline - time.monotonic()
         if left is not None and left <= 0:
             return None
-        fds = [self.sock] if self.bell is None else [self.sock, self.bell.fd]
-        if hasattr(select, "poll"):         # any descriptor number (select: below 1024)
-            poller = select.poll()
-            for fd in fds:
-                poller.register(fd, select.POLLIN)
-            ready = [fd for fd, _ in poller.poll(None if left is None else left * 1000)]
+        if self._poll is not None:
+            ready = [fd for fd, _ in self._poll.poll(None if left is None else left * 1000)]
             sock_ready = self.sock.fileno() in ready
         else:
-            ready = select.select(fds, [], [], left)[0]
+            ready = select.select(self._watched, [], [], left)[0]
             sock_ready = self.sock in ready
         if sock_ready:
             return True

@@ -121,8 +121,11 @@ def _texts(client, theirs) -> list[str]:
     return [e.data for e in client.events() if isinstance(e, TextMessage)]
 
 
-def test_what_is_queued_is_sent_by_the_thread_that_reads():
+@pytest.mark.parametrize("poll", [True, False], ids=["poll", "select"])
+def test_what_is_queued_is_sent_by_the_thread_that_reads(poll):
     ws, client, theirs = _websocket_pair()
+    if not poll:
+        ws._poll = None         # as where there is no select.poll (Windows)
     outbox = Outbox()
     got, started = [], threading.Event()
 
