@@ -5,6 +5,8 @@ threads of a live server)."""
 from __future__ import annotations
 
 import gc
+import os
+import select
 import socket
 import threading
 import weakref
@@ -19,7 +21,7 @@ from wsproto.events import AcceptConnection, CloseConnection, Request, TextMessa
 
 from webapp import create_app
 from webapp.outbox import Outbox
-from webapp.readhere import ReadHere
+from webapp.readhere import Bell, ReadHere
 from webapp.realtime import socketio
 
 
@@ -185,3 +187,28 @@ def test_a_close_asked_in_the_reading_thread_sends_rather_than_waits():
     theirs.settimeout(2)
     assert _texts(client, theirs) == ["1"]
     ws.let_go()
+
+
+def test_the_bell_rings_with_the_gil_held(monkeypatch):
+    # A push rings the phone's bell from the mover's thread. Python's os.eventfd_write and
+    # os.eventfd_read let the GIL go around the system call, and on a busy server the thread
+    # then waits up to a switch interval to have it back (webapp/readhere.py `_gil_held`):
+    # the bell calls the C library's own, which keep it.
+    def refused(*_):
+        raise AssertionError("the bell let the GIL go (os.eventfd_*)")
+    monkeypatch.setattr(os, "eventfd_write", refused, raising=False)
+    monkeypatch.setattr(os, "eventfd_read", refused, raising=False)
+    bell = Bell()
+    waiting = select.poll()
+    waiting.register(bell.fd, select.POLLIN)
+    try:
+        assert waiting.poll(0) == []
+        bell.ring()
+        bell.ring()
+        assert [fd for fd, _ in waiting.poll(0)] == [bell.fd]
+        bell.hush()
+        assert waiting.poll(0) == []
+        bell.hush()                 # not rung: nothing to hear, no error
+    finally:
+        bell.close()
+    bell.ring()                     # closed: rings nothing
