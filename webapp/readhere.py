@@ -60,7 +60,7 @@ def _gil_held(name: str, *argtypes):
     (measured: the tap-to-every-phone p99 at 100 tables)."""
     try:
         found = getattr(ctypes.PyDLL(None), name)
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):     # not there; Windows: no process handle
         return None
     found.argtypes, found.restype = list(argtypes), ctypes.c_int
     return found

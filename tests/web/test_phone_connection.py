@@ -19,7 +19,7 @@ from werkzeug.test import EnvironBuilder
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, CloseConnection, Request, TextMessage
 
-from webapp import create_app
+from webapp import create_app, readhere
 from webapp.outbox import Outbox
 from webapp.readhere import Bell, ReadHere
 from webapp.realtime import socketio
@@ -212,3 +212,20 @@ def test_the_bell_rings_with_the_gil_held(monkeypatch):
     finally:
         bell.close()
     bell.ring()                     # closed: rings nothing
+
+
+def test_the_bell_rings_on_a_socket_pair_where_there_is_no_eventfd(monkeypatch):
+    monkeypatch.setattr(readhere, "_EVENTFD", False)
+    bell = Bell()
+    waiting = select.poll()
+    waiting.register(bell.fd, select.POLLIN)
+    try:
+        bell.ring()
+        bell.ring()
+        assert [fd for fd, _ in waiting.poll(0)] == [bell.fd]
+        bell.hush()
+        assert waiting.poll(0) == []
+        bell.hush()
+    finally:
+        bell.close()
+    bell.ring()
