@@ -199,9 +199,10 @@ class ReadHere(simple_websocket.Server):
             except queue.Empty:
                 return
             outbox.task_done()      # Engine.IO's close(wait=True) joins the queue
+            if pkt is None:         # Engine.IO's word for the writer to stop
+                self._close_quietly()
+                return
             try:
-                if pkt is None:
-                    raise simple_websocket.ConnectionClosed()
                 self.send(pkt.encode())
             except Exception:       # as the writer's bare except: the connection ends
                 self._close_quietly()
