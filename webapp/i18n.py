@@ -103,14 +103,6 @@ def page_lang() -> str:
     return (known(str(locale)) if locale is not None else None) or "en"
 
 
-def _vary(response):
-    # A page's words depend on the phone's language: caches must not mix them up.
-    if response.mimetype == "text/html":
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
-    return response
-
-
 def here() -> str:
     """The page to come back to after choosing a language (a GET address of this site)."""
     if request.method == "GET" and not request.headers.get("HX-Request"):
@@ -229,4 +221,3 @@ def init_i18n(app) -> None:
     # API's log uses words.log_lines, which never does: programs keep English.
     app.extensions["baraha.translate"] = translate
     app.extensions["baraha.ngettext"] = translate_plural
-    app.after_request(_vary)

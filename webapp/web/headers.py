@@ -5,6 +5,8 @@
 - nosniff and a Referrer-Policy that never sends a table's address to another site.
 - Cache-Control: no-store on every page and JSON answer (they hold a hand, a token or a
   code); static files keep their own caching.
+- Vary: a page's words depend on the phone's language (Accept-Language, or the language
+  cookie), so caches must not mix them up.
 - Cookies: Secure under HTTPS, whoever set them. Seat cookies (`baraha_CODE`): those of
   tables that are closed or gone are dropped, and a browser keeps at most MAX_SEAT_COOKIES
   of them, so it never piles up enough to be refused with 431.
@@ -77,6 +79,19 @@ _SAFETY = (("X-Content-Type-Options", "nosniff"),
            ("Referrer-Policy", "same-origin"))       # no-referrer would make Origin "null"
 
 
+def vary(resp, *names: str) -> None:
+    """`names` added to the answer's Vary header in one write (Werkzeug's `resp.vary`
+    parses the header and writes it again at each name)."""
+    have = resp.headers.get("Vary")
+    if not have:
+        resp.headers["Vary"] = ", ".join(names)
+        return
+    known = {n.strip().lower() for n in have.split(",")}
+    more = [n for n in names if n.lower() not in known]
+    if more:
+        resp.headers["Vary"] = ", ".join([have, *more])
+
+
 def _headers(resp):
     h = resp.headers
     # The names already set, read once: each of Werkzeug's Headers.setdefault goes through
@@ -88,6 +103,8 @@ def _headers(resp):
     for name, value in _SAFETY:
         if name.lower() not in have:
             h.add(name, value)
+    if resp.mimetype == "text/html":
+        vary(resp, "Accept-Language", "Cookie")
     if request.endpoint != "static":
         if "cache-control" not in have:
             h.add("Cache-Control", "no-store")

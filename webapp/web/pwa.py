@@ -8,7 +8,8 @@ authority's certificate; compression and long-lived, fingerprinted static files.
 - `/sw.js` is rendered from templates/pwa/sw.js with the app shell's URLs and a version
   that is a hash of every static file and of the shell's templates: any change makes a
   new service worker, which drops the old cache.
-- Responses are compressed (brotli or gzip) by flask-compress when it is installed.
+- Responses are compressed (brotli or gzip) by flask-compress when it is installed (the
+  answers made in memory by its lean path: webapp/web/compress.py).
 """
 from __future__ import annotations
 
@@ -108,7 +109,7 @@ def init_compress(app) -> None:
     if app.extensions.get("compress"):
         return
     try:
-        from flask_compress import Compress
+        from .compress import LeanCompress
     except ImportError:     # a dependency; an environment installed before it still serves
         app.logger.warning("flask-compress is not installed: responses are sent uncompressed")
         return
@@ -123,7 +124,7 @@ def init_compress(app) -> None:
     mimetypes = ["text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
                  "application/json", "application/manifest+json", "image/svg+xml"]
     app.config.setdefault("COMPRESS_MIMETYPES", mimetypes)
-    app.extensions["compress"] = Compress(app)
+    app.extensions["compress"] = LeanCompress(app)
 
 
 # ---- the installable app ---------------------------------------------------------------
