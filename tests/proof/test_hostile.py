@@ -252,14 +252,17 @@ def test_fuzz_every_api_endpoint(world, data):
 
 
 def canonical(action):
-    """The action as the server reads it: fields that mean nothing for its `do` (an
-    `onto` on a take) are ignored, as in the action language."""
+    """The action as the server reads it, to compare with a view's `legal`: fields that
+    mean nothing for its `do` (an `onto` on a take) are ignored, as in the action language,
+    and so is the seat (`legal` names none: the seat is the token's)."""
     if isinstance(action, dict) and action.get("do") == "next":
         return {"do": "next"}      # the table's own action, outside the engine's language
     try:
-        return Action.from_json(action, seat_required=False).to_json()
+        canon = Action.from_json(action, seat_required=False).to_json()
     except (BadAction, TypeError):
         return action
+    canon.pop("seat", None)
+    return canon
 
 
 @FUZZ
