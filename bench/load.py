@@ -50,6 +50,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -281,6 +282,10 @@ def median_of(runs: list[dict]) -> dict:
     return out
 
 
+def _stopped(signum, _frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench/load.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", default="1,10,50,100,200",
@@ -316,6 +321,9 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", help="folder: record the server's worker with py-spy per level")
     args = ap.parse_args(argv)
     args.pin = args.pin and pinned()
+    # Stopped with SIGTERM (timeout, kill), finish as on Ctrl-C: the level's `finally`
+    # stops its server, which would otherwise go on running, and holding its core.
+    signal.signal(signal.SIGTERM, _stopped)
     more_files()
     if args.pin:
         os.sched_setaffinity(0, {LOAD_CPU})
