@@ -258,7 +258,7 @@ ANSWERS = [("text/html; charset=utf-8", 200, "<p>" + "seven of hearts " * 200 + 
 @pytest.mark.parametrize("mimetype, status, body", ANSWERS)
 def test_the_lean_path_answers_as_flask_compress_does(app, encoding, mimetype, status, body):
     """webapp/web/compress.py's path for answers made in memory gives what Flask-Compress's
-    whole path gives: the same encoding chosen, the same headers, the same bytes."""
+    whole path gives: the same encoding chosen, the same headers, the same body."""
     from flask import Response
     from flask_compress import Compress
 
