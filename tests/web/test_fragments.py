@@ -15,6 +15,7 @@ import pytest
 from .conftest import bearer
 
 WEIGHTS = {"meld": 6.0, "layoff": 6.0, "call_draw": 2.0, "drop": 0.3, "take": 2.0}
+NAMES = ("Niña", "P1", "Tito 🎲", "P3")     # names past ASCII, in the pages' own sentences
 
 
 def fragments(app):
@@ -47,7 +48,7 @@ class Table:
         self.tokens, self.browsers = [], []
         for s in range(players):
             browser = app.test_client()
-            r = browser.post(f"/api/tables/{self.code}/seats", json={"name": f"P{s}", "seat": s})
+            r = browser.post(f"/api/tables/{self.code}/seats", json={"name": NAMES[s], "seat": s})
             assert r.status_code == 201, r.json
             self.tokens.append(r.json["token"])
             browser.set_cookie("baraha-lang", langs[s % len(langs)])
@@ -75,6 +76,7 @@ class Table:
         for browser in self.browsers:
             kept = partial(self.app, browser, self.code)
             assert kept == fresh(self.app, browser, self.code)
+            assert kept.isascii()       # a byte a character, sent as it is kept
         return len(self.browsers)
 
 
@@ -95,11 +97,11 @@ def test_kept_html_is_what_a_fresh_render_makes(app, game, players, options, see
     regions = fragments(app)["regions"]
     assert regions.hits > regions.misses / 2, (regions.hits, regions.misses)
     assert checked > 150
-    # Kept HTML writes ♥ and the like as references: one byte a character in memory.
-    for name in ("cards", "regions", "forms"):
+    # Kept HTML writes ♥, · and the like as references: one byte a character in memory.
+    for name in ("cards", "regions", "forms", "items", "partials"):
         kept = fragments(app)[name]
         pieces = [*kept._new.values(), *kept._old.values()]
-        assert pieces and all(max(p, default="") <= "\xff" for p in pieces), name
+        assert pieces and all(p.isascii() for p in pieces), name
 
 
 def test_a_full_cache_drops_its_oldest_and_stays_right(app):

@@ -22,11 +22,10 @@ The phone's language is part of every key (the catalog object of the context, fr
 i18n.current()); each app keeps its own pieces (app.extensions["baraha.fragments"]). Kept
 pieces are bounded (what was not used lately goes first), most of them by the tables in
 memory (PER_TABLE), so a server's memory stays flat over an evening, and write characters
-past U+00FF as references (`narrow`: one byte a character).
+past ASCII as references (`narrow`: one byte a character, and no re-encoding on the wire).
 """
 from __future__ import annotations
 
-import re
 from collections import ChainMap
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -228,7 +227,7 @@ def install(app) -> None:
             regions.put(key, html)
         for part in filled:
             if values[part]:
-                html = html.replace(f"\x01{part}\x01", escape(values[part]))
+                html = html.replace(f"\x01{part}\x01", narrow(escape(values[part])))
         if shows is not None:
             html = _cut(html, shows)
         if hole:
@@ -268,7 +267,7 @@ def install(app) -> None:
             key = (line, tag, type(line) is Markup)
             html = items.get(key)
             if html is None:
-                html = f"<{tag}>{escape(line)}</{tag}>"
+                html = narrow(f"<{tag}>{escape(line)}</{tag}>")
                 items.put(key, html)
             out.append(html)
         return Markup("".join(out))
@@ -278,17 +277,17 @@ def install(app) -> None:
         pick=pick, picks=picks, back=macro("_cards.html", "back"),
         icon=macro("_dialogs.html", "icon"), slots=slots, list_items=list_items,
         move_forms=move_forms, region=region, only=only, table_url=table_url)
-
-
-_WIDE = re.compile("[^\x00-\xff]")
+    env.filters["narrow"] = lambda text: Markup(narrow(lean_escape(text)))
 
 
 def narrow(html) -> str:
-    """Kept HTML with each character past U+00FF as a character reference (a card's ♥ as
-    &#9829;): the same page to a browser, and half the memory, since one such character
-    makes Python keep the whole string at two bytes a character."""
+    """HTML with each character past ASCII as a character reference (a card's ♥ as &#9829;):
+    the same page to a browser, in half the memory (one such character makes Python keep
+    the whole string at two bytes a character), and a string whose UTF-8 is a copy of it
+    (the POST's gzip, the websocket's frame). Kept pieces are narrowed once, when made, so
+    a partial made of them is ASCII already and its own narrow() is only a look."""
     html = str(html)
-    return html if html.isascii() else _WIDE.sub(lambda m: f"&#{ord(m.group())};", html)
+    return html if html.isascii() else html.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 def only(name: str, html) -> Markup:
