@@ -66,7 +66,8 @@ def worker(root: str, fetch: bool) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("other", help="the other checkout (a worktree of the commit to compare with)")
     ap.add_argument("--fetch", action="store_true", help="phones fetch their partial on `changed`")
     ap.add_argument("--rounds", type=int, default=40)
@@ -97,11 +98,13 @@ def main() -> None:
     ratio = [a / b for a, b in zip(ms["this"], ms["other"])]
     print(json.dumps({
         "machine": {**machine(), "load_average": [round(x, 2) for x in os.getloadavg()]},
-        "mode": "fetch" if args.fetch else "push", "rounds": args.rounds, "moves_a_round": args.moves,
+        "mode": "fetch" if args.fetch else "push", "rounds": args.rounds,
+        "moves_a_round": args.moves,
         "this": str(ROOT), "other": str(other),
         "ms_a_move": {name: round(statistics.median(v), 3) for name, v in ms.items()},
-        "ratio_this_to_other": {"median": round(statistics.median(ratio), 4),
-                                "middle_half": [round(q, 4) for q in statistics.quantiles(ratio, n=4)[::2]]},
+        "ratio_this_to_other": {
+            "median": round(statistics.median(ratio), 4),
+            "middle_half": [round(q, 4) for q in statistics.quantiles(ratio, n=4)[::2]]},
     }, indent=2))
 
 

@@ -22,7 +22,7 @@ The phone's language is part of every key (the catalog object of the context, fr
 i18n.current()); each app keeps its own pieces (app.extensions["baraha.fragments"]). Kept
 pieces are bounded (what was not used lately goes first), most of them by the tables in
 memory (PER_TABLE), so a server's memory stays flat over an evening, and write characters
-past ASCII as references (`narrow`: one byte a character, and no re-encoding on the wire).
+past ASCII as references (`narrow`: one byte a character, and UTF-8 as it is).
 """
 from __future__ import annotations
 
@@ -283,9 +283,9 @@ def install(app) -> None:
 def narrow(html) -> str:
     """HTML with each character past ASCII as a character reference (a card's ♥ as &#9829;):
     the same page to a browser, in half the memory (one such character makes Python keep
-    the whole string at two bytes a character), and a string whose UTF-8 is a copy of it
-    (the POST's gzip, the websocket's frame). Kept pieces are narrowed once, when made, so
-    a partial made of them is ASCII already and its own narrow() is only a look."""
+    the whole string at two bytes a character), whose UTF-8 is a copy of it (a partial
+    answering a request, gzipped). Kept pieces are narrowed once, when made, so a partial
+    made of them is ASCII already and its own narrow() is only a look."""
     html = str(html)
     return html if html.isascii() else html.encode("ascii", "xmlcharrefreplace").decode("ascii")
 

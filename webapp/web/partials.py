@@ -92,8 +92,9 @@ def render(view, phone: Reader) -> str:
     html = kept.get(key)
     if html is None:
         with i18n.speaking(i18n.catalog(phone.locale)), fragments.serving(phone.root):
-            # ASCII, as its kept pieces are: what else it says (a name) is narrowed here.
-            html = fragments.narrow(render_template("table/_table.html", **_seated(view, phone.sort)))
+            html = render_template("table/_table.html", **_seated(view, phone.sort))
+        # ASCII, as its kept pieces are: what else it says (a name) is narrowed here.
+        html = fragments.narrow(html)
         kept.put(key, html)
     return html.replace(fragments.CSRF, phone.csrf)
 
