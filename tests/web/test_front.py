@@ -55,6 +55,19 @@ def test_a_nudge_reaches_only_the_phones_of_the_player_to_move(three, socket_cli
     assert ana.post(f"/t/{code}/nudge", headers=HX).status_code == 403
 
 
+def test_a_nudge_refused_says_why_in_the_phones_language(three, client):
+    code, (ana, ben, cy) = three
+    cy.set_cookie("baraha-lang", "fil")
+    r = nudge(cy, code)         # it is Cy's own turn
+    assert r.status_code == 422
+    assert r.get_data(as_text=True) == "Walang kakalabitin: hindi tira ng ibang tao."
+    stranger = ana.application.test_client()
+    stranger.get("/")           # the page's CSRF cookie, and no seat at this table
+    stranger.set_cookie("baraha-lang", "fil")
+    r = nudge(stranger, code)
+    assert r.status_code == 401 and r.get_data(as_text=True).startswith("Walang upuan")
+
+
 def test_the_nudge_button_is_on_the_box_of_the_player_to_move_only(three):
     code, (ana, ben, cy) = three
     page = ana.get(f"/t/{code}").get_data(as_text=True)

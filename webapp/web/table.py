@@ -291,12 +291,12 @@ def nudge(code: str):
     table = tables_of(current_app).get(code)
     me = _seat(table)
     if me is None:
-        return _plain("This browser has no seat at this table: reload the page to join.", 401)
+        return _plain(str(NO_SEAT_WORDS), 401)
     view = _view(table, me)
     turn = view.get("turn")
     player = next((p for p in view["players"] if p["seat"] == turn), None)
     if turn is None or turn == me or player is None or player.get("bot") or view.get("result"):
-        return _plain("There is nobody to nudge: it is not another person's turn.", 422)
+        return _plain(_("There is nobody to nudge: it is not another person's turn."), 422)
     now = time.monotonic()
     key = (table.code, turn)
     with _nudge_lock:
