@@ -55,8 +55,8 @@ def test_a_nudge_reaches_only_the_phones_of_the_player_to_move(three, socket_cli
     assert ana.post(f"/t/{code}/nudge", headers=HX).status_code == 403
 
 
-def test_a_nudge_refused_says_why_in_the_phones_language(three, client):
-    code, (ana, ben, cy) = three
+def test_a_nudge_refused_says_why_in_the_phones_language(three):
+    code, (ana, _, cy) = three
     cy.set_cookie("baraha-lang", "fil")
     r = nudge(cy, code)         # it is Cy's own turn
     assert r.status_code == 422
