@@ -161,6 +161,15 @@ def current() -> NullTranslations:
     return found
 
 
+def current_key() -> int:
+    """This context's catalog as a number, for the keys of kept HTML and sentences. A tuple of
+    numbers and strings is set aside by the garbage collector; one that holds the catalog
+    object is walked at every collection, and there are thousands (fourteenth round of
+    issue 14, docs/OPERATIONS.md). A catalog lives as long as its app, as do the pieces
+    keyed by it, so its number names it alone."""
+    return id(current())
+
+
 def translate(template: str) -> str:
     """webapp/words' hook: a catalog template in this context's language (words are
     formatted with str.format after, so no %-formatting here). Outside a request: English."""

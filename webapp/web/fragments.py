@@ -18,8 +18,8 @@ changes:
 No piece holds the phone's CSRF token: templates write the hole {{ CSRF }}, filled in once
 the whole partial is made (webapp/web/partials.py), so the phones of one seat share it all.
 
-The phone's language is part of every key (the catalog object of the context, from
-i18n.current()); each app keeps its own pieces (app.extensions["baraha.fragments"]). Kept
+The phone's language is part of every key (the context's catalog, as i18n.current_key()
+numbers it); each app keeps its own pieces (app.extensions["baraha.fragments"]). Kept
 pieces are bounded (what was not used lately goes first), most of them by the tables in
 memory (PER_TABLE), so a server's memory stays flat over an evening, and write characters
 past ASCII as references (`narrow`: one byte a character, and UTF-8 as it is).
@@ -178,7 +178,7 @@ def install(app) -> None:
 
     def macro(template: str, name: str):
         def made(*args, **kwargs):
-            key = (i18n.current(), name, args, tuple(sorted(kwargs.items())))
+            key = (i18n.current_key(), name, args, tuple(sorted(kwargs.items())))
             html = cards.get(key)
             if html is None:
                 made = getattr(env.get_template(template).module, name)
@@ -218,7 +218,7 @@ def install(app) -> None:
                 if values[part]:
                     shown[part] = f"\x01{part}\x01"
         # The language and the path the app is served under (a form's address) matter too.
-        key = (i18n.current(), _ROOT.get(), name, keys.KEYS[name](shown))
+        key = (i18n.current_key(), _ROOT.get(), name, keys.KEYS[name](shown))
         html = regions.get(key)
         if html is None:
             if hole:
@@ -241,10 +241,10 @@ def install(app) -> None:
         is a hole too, filled in when the partial is finished); in the moves region the
         version stays open for the region."""
         game = view["game"] if kind in ("meld", "layoff") else None     # their words
-        catalog, extra = i18n.current(), keys.shown(shown)
+        language, extra = i18n.current_key(), keys.shown(shown)
         out = []
         for action in actions:
-            key = (catalog, kind, keys.shown(action), extra, game)
+            key = (language, kind, keys.shown(action), extra, game)
             html = forms.get(key)
             if html is None:
                 made = getattr(env.get_template("table/_forms.html").module, kind)

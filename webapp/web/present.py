@@ -98,8 +98,8 @@ def _words(view: dict, spoken: bool = False) -> W.Words:
     Sentences are kept per language (webapp/web/fragments.py), made once per event, and
     each reader's story from one version to the next ("told"); one Words per view, style
     and language serves every render of that view (a partial asks for ten)."""
-    catalog = i18n.current()
-    key = (id(view), spoken, id(catalog))
+    language = i18n.current_key()
+    key = (id(view), spoken, language)
     found = _WORDS.get(key)
     if found is not None and found.view is view:     # it holds the view: its id is not reused
         return found
@@ -108,10 +108,10 @@ def _words(view: dict, spoken: bool = False) -> W.Words:
     memo, told = kept.get("lines"), kept.get("told")
     if spoken:
         words = W.Words(view, viewer=view.get("seat"), card=card_name, cards=cards_spoken,
-                        translate=_translate(), memo=memo, memo_key=(catalog, True), told=told)
+                        translate=_translate(), memo=memo, memo_key=(language, True), told=told)
     else:
         words = W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
-                        translate=_translate(), memo=memo, memo_key=(catalog, False), told=told)
+                        translate=_translate(), memo=memo, memo_key=(language, False), told=told)
     _WORDS.put(key, words)
     return words
 
