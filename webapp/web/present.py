@@ -106,12 +106,9 @@ def _words(view: dict, spoken: bool = False) -> W.Words:
     app = _cv_app.get(None)
     kept = app.app.extensions["baraha.fragments"] if app is not None else {}
     memo, told = kept.get("lines"), kept.get("told")
-    if spoken:
-        words = W.Words(view, viewer=view.get("seat"), card=card_name, cards=cards_spoken,
-                        translate=_translate(), memo=memo, memo_key=(language, True), told=told)
-    else:
-        words = W.Words(view, viewer=view.get("seat"), card=card_label, cards=cards_label,
-                        translate=_translate(), memo=memo, memo_key=(language, False), told=told)
+    card, cards = (card_name, cards_spoken) if spoken else (card_label, cards_label)
+    words = W.Words(view, viewer=view.get("seat"), card=card, cards=cards, translate=_translate(),
+                    memo=memo, memo_key=(language, spoken), told=told)
     _WORDS.put(key, words)
     return words
 
