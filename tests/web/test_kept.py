@@ -32,15 +32,18 @@ def test_a_kept_maps_bound_can_follow_the_tables_in_memory():
 
 
 def test_settling_compiles_every_template_and_freezes_what_start_up_made(tmp_path):
-    from webapp.serve import settle
+    from webapp.serve import FULL_AFTER, settle
     app = create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True})
     env = app.jinja_env
     names = env.list_templates(filter_func=lambda n: n.endswith(".html"))
+    thresholds = gc.get_threshold()
     try:
         settle(app)
         assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (thresholds[0], thresholds[1], FULL_AFTER) != thresholds
     finally:
         gc.unfreeze()       # the rest of this test process collects as usual
+        gc.set_threshold(*thresholds)
     loaded = env.cache if env.cache is not None else {}
     compiled = {key[1] for key in loaded.keys()}
     assert "table/_table.html" in names and set(names) <= compiled
