@@ -42,6 +42,8 @@ a burst of moves then stalls until the next period, which a slow core does not d
 is closer to a core that is simply slower); --wifi puts bench/air.py between the phones
 and the server
 (netem's delay, jitter and loss, emulated in user space: this kernel has no netem).
+--parts adds where the server's CPU went, part by part, per move (thread CPU, timed in the
+worker), and its garbage collections (bench/parts.py).
 Nothing but 127.0.0.0/8 is ever contacted.
 """
 from __future__ import annotations
@@ -65,6 +67,7 @@ import socketio
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:       # also run as `python bench/load.py`
     sys.path.insert(0, str(ROOT))
+from bench import parts  # noqa: E402
 from bench.loadserver import Quota, Server  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from bench.phones import Phone, Run  # noqa: E402
@@ -147,7 +150,7 @@ async def level(args, tables: int, folder: Path) -> dict:
     relay = None
     load0 = os.getloadavg()
     server = Server(args.threads, folder, args.switch_interval, args.durable, args.malloc_arenas,
-                    cpu=SERVER_CPU if args.pin else None, quota=quota)
+                    cpu=SERVER_CPU if args.pin else None, quota=quota, parts=args.parts)
     try:
         # A fresh server's footprint, after one request of each kind, to compare with.
         async with aiohttp.ClientSession() as s:
@@ -188,6 +191,7 @@ async def level(args, tables: int, folder: Path) -> dict:
         await asyncio.sleep(min(3.0, args.seconds / 5))     # warm-up, not measured
         throttled0 = quota.throttled() if quota else {}
         cpu0, me0, t0, req0 = server.cpu(), me.cpu_times(), time.perf_counter(), run.requests
+        parts0 = await asyncio.to_thread(parts.snapshot, server.parts) if server.parts else None
         profiler = None
         if args.profile:
             out = Path(args.profile) / f"server-{tables}-tables.txt"
@@ -201,6 +205,7 @@ async def level(args, tables: int, folder: Path) -> dict:
         run.measuring = False
         t1 = time.perf_counter()
         cpu1, me1, req1 = server.cpu(), me.cpu_times(), run.requests
+        parts1 = await asyncio.to_thread(parts.snapshot, server.parts) if server.parts else None
         load1 = os.getloadavg()     # now: closing 600 sockets below makes the load leap
         throttled1 = quota.throttled() if quota else {}
         rss = server.rss()
@@ -246,6 +251,9 @@ async def level(args, tables: int, folder: Path) -> dict:
             "resent_after_keepalive_close": run.resent,
             "cut_off_at_end": run.cut_off,
         }
+        if parts0 and parts1 and moves:
+            result["parts"] = parts.per_move(parts0, parts1, moves,
+                                             1000 * (cpu1 - cpu0) / moves)
         if quota:
             periods = throttled1.get("nr_periods", 0) - throttled0.get("nr_periods", 0)
             hit = throttled1.get("nr_throttled", 0) - throttled0.get("nr_throttled", 0)
@@ -317,6 +325,9 @@ def main(argv=None) -> int:
                     help="the server fsyncs every move before answering (DURABLE_COMMITS)")
     ap.add_argument("--malloc-arenas", type=int,
                     help="MALLOC_ARENA_MAX for the server (create_app sets 2 when unset)")
+    ap.add_argument("--parts", action="store_true",
+                    help="where the server's CPU goes, part by part, per move, and its "
+                         "garbage collections (bench/parts.py)")
     ap.add_argument("--setup-timeout", type=float, default=180.0)
     ap.add_argument("--profile", help="folder: record the server's worker with py-spy per level")
     args = ap.parse_args(argv)

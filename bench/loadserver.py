@@ -72,12 +72,13 @@ class Quota:
 class Server:
     def __init__(self, threads: int | None, folder: Path, switch: float | None = None,
                  durable: bool = False, arenas: int | None = None, cpu: int | None = None,
-                 quota: Quota | None = None, host: str = "127.0.0.1"):
+                 quota: Quota | None = None, host: str = "127.0.0.1", parts: bool = False):
         self.folder = folder
+        self.parts = folder / "parts.json" if parts else None     # bench/parts.py
         self.db = folder / "load.sqlite3"
         self.log = open(folder / "server.log", "w")
         args = ["serve", "--host", host, "--port", "0", "--db", str(self.db)]
-        if threads or switch or durable:
+        if threads or switch or durable or parts:
             # `baraha serve` itself, with only gunicorn's `threads` setting replaced (and/or
             # Python's thread switch interval: an experiment, see --switch-interval).
             code = "import sys, gunicorn.config as c; set_ = c.Config.set\n"
@@ -89,6 +90,8 @@ class Server:
             if durable:     # the DURABLE_COMMITS config key: fsync every move (store.py)
                 code += ("import webapp; make = webapp.create_app\n"
                          "webapp.create_app = lambda c=None: make({**(c or {}), 'DURABLE_COMMITS': True})\n")
+            if parts:
+                code += f"import bench.parts; bench.parts.install({str(self.parts)!r})\n"
             code += "from webapp.__main__ import main; sys.exit(main(sys.argv[1:]))"
             cmd = [sys.executable, "-c", code, *args]
         else:

@@ -1,0 +1,134 @@
+"""bench/load.py --parts: where the live server's CPU goes, part by part.
+
+The server is `baraha serve` itself, with a timer around a few functions (the thread CPU
+each call takes, `time.thread_time`: a profiler would slow every call, and py-spy's
+samples are too few at 7% of a core) and around each garbage collection (wall time: the
+collector stops every thread), put in by gunicorn's worker as it starts (the master
+imports nothing more). As bench/load.py's window opens and closes it asks the worker for
+its running totals (`snapshot`), and prints each part per move. The parts nest (a request
+holds the move, the move its renders): they are not to be added up.
+"""
+from __future__ import annotations
+
+import gc
+import importlib
+import json
+import os
+import threading
+import time
+from collections import defaultdict
+
+REQUEST = "request: gunicorn's thread, all of it"
+WRITE = "websocket write: frame, deflate, send"
+# (module, attribute path, what it is), outermost first.
+PARTS = [
+    ("webapp.conns", "BoundedWorker.handle", REQUEST),
+    ("flask.app", "Flask.wsgi_app", "request: Flask's part"),
+    ("flask.app", "Flask.dispatch_request", "request: the view function"),
+    ("webapp.tables.table", "Table.act", "move: checked, applied, stored, pushed"),
+    ("webapp.tables.journal", "write", "move: its journal row written (SQLite)"),
+    ("webapp.web.partials", "render", "a seat's partial rendered"),
+    ("webapp.web.partials", "_seated", "a seat's partial: its facts and story"),
+    ("socketio.server", "Server.emit", "Socket.IO emit (encode, queue)"),
+    ("webapp.web.compress", "LeanCompress.after_request", "answer compressed (gzip)"),
+    ("webapp.readhere", "ReadHere.send_queued", WRITE),
+    ("webapp.deflate", "QuickDeflate.frame_outbound", "websocket write: deflate"),
+]
+ENV = "BARAHA_BENCH_PARTS"      # the file the worker writes its totals to
+
+_cpu: dict[str, float] = defaultdict(float)
+_calls: dict[str, int] = defaultdict(int)
+_gc = {"young_ms": 0.0, "young": 0, "full_ms": 0.0, "full": 0, "pauses_ms": []}
+_inside = threading.local()
+
+
+def _timed(label: str, fn):
+    def timed(*args, **kwargs):
+        depth = getattr(_inside, label, 0)     # a call within itself is counted once
+        setattr(_inside, label, depth + 1)
+        t = time.thread_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            setattr(_inside, label, depth)
+            if depth == 0:
+                _cpu[label] += time.thread_time() - t
+                _calls[label] += 1
+    return timed
+
+
+_collection_started = [0.0]
+
+
+def _collecting(phase: str, info: dict) -> None:
+    if phase == "start":
+        _collection_started[0] = time.perf_counter()
+        return
+    ms = (time.perf_counter() - _collection_started[0]) * 1000
+    kind = "full" if info["generation"] == 2 else "young"
+    _gc[f"{kind}_ms"] += ms
+    _gc[kind] += 1
+    if ms >= 10:
+        _gc["pauses_ms"].append(round(ms, 1))
+
+
+def _answer(path: str) -> None:
+    """The worker's side of `snapshot`: the totals, written whole, when asked."""
+    ask = path + ".ask"
+    while True:
+        time.sleep(0.05)
+        if not os.path.exists(ask):
+            continue
+        totals = {"cpu": dict(_cpu), "calls": dict(_calls),
+                  "gc": dict(_gc, pauses_ms=list(_gc["pauses_ms"]))}
+        with open(path + ".tmp", "w") as f:
+            json.dump(totals, f)
+        os.replace(path + ".tmp", path)
+        os.unlink(ask)
+
+
+def install(path: str) -> None:
+    """In the server, before `baraha serve` starts: the timers go in when gunicorn forks
+    its worker, with the thread that answers `snapshot`."""
+    def in_worker():
+        for module, attr, label in PARTS:
+            owner = importlib.import_module(module)
+            *outer, name = attr.split(".")
+            for part in outer:
+                owner = getattr(owner, part)
+            setattr(owner, name, _timed(label, getattr(owner, name)))
+        gc.callbacks.append(_collecting)
+        threading.Thread(target=_answer, args=(path,), daemon=True, name="bench-parts").start()
+    os.register_at_fork(after_in_child=in_worker)
+
+
+def snapshot(path, timeout: float = 5.0) -> dict | None:
+    """The worker's running totals now (None if it does not answer)."""
+    path = str(path)
+    open(path + ".ask", "w").close()
+    end = time.monotonic() + timeout
+    while os.path.exists(path + ".ask") and time.monotonic() < end:
+        time.sleep(0.01)
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def per_move(before: dict, after: dict, moves: int, cpu_ms: float) -> dict:
+    """The window's parts (CPU ms and calls a move) and collections, from two snapshots;
+    `cpu_ms`, the server's CPU a move, gives what is outside the requests and the writes."""
+    parts = {}
+    for _, _, label in PARTS:
+        cpu = after["cpu"].get(label, 0) - before["cpu"].get(label, 0)
+        calls = after["calls"].get(label, 0) - before["calls"].get(label, 0)
+        parts[label] = {"cpu_ms": round(1000 * cpu / moves, 3), "calls": round(calls / moves, 2)}
+    outer = parts[REQUEST]["cpu_ms"] + parts[WRITE]["cpu_ms"]
+    parts["the rest: gunicorn's loop, pings, sweeps"] = {"cpu_ms": round(cpu_ms - outer, 3)}
+    g0, g1 = before["gc"], after["gc"]
+    collections = {kind: {"count": g1[kind] - g0[kind],
+                          "ms_per_move": round((g1[f"{kind}_ms"] - g0[f"{kind}_ms"]) / moves, 3)}
+                   for kind in ("young", "full")}
+    collections["pauses_10ms_or_more"] = g1["pauses_ms"][len(g0["pauses_ms"]):]
+    return {"parts_per_move": parts, "collections": collections}
