@@ -80,7 +80,8 @@ class Server:
         args = ["serve", "--host", host, "--port", "0", "--db", str(self.db)]
         if threads or switch or durable or parts:
             # `baraha serve` itself, with only gunicorn's `threads` setting replaced (and/or
-            # Python's thread switch interval: an experiment, see --switch-interval).
+            # Python's thread switch interval: an experiment, see --switch-interval; and/or
+            # durable commits; and/or bench/parts.py's timers).
             code = "import sys, gunicorn.config as c; set_ = c.Config.set\n"
             if threads:
                 code += (f"c.Config.set = lambda self, k, v: set_(self, k, {threads} "
@@ -92,7 +93,9 @@ class Server:
                          "webapp.create_app = lambda c=None: make({**(c or {}), 'DURABLE_COMMITS': True})\n")
             if parts:
                 code += f"import bench.parts; bench.parts.install({str(self.parts)!r})\n"
-            code += "from webapp.__main__ import main; sys.exit(main(sys.argv[1:]))"
+            # main() reads sys.argv itself, as `baraha serve` does: it starts itself again
+            # without glibc's per-thread caches (webapp/__main__.py), so memory compares.
+            code += "from webapp.__main__ import main; sys.exit(main())"
             cmd = [sys.executable, "-c", code, *args]
         else:
             cmd = [sys.executable, "-m", "webapp", *args]
