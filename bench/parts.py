@@ -34,7 +34,6 @@ PARTS = [
     ("webapp.readhere", "ReadHere.send_queued", WRITE),
     ("webapp.deflate", "QuickDeflate.frame_outbound", "websocket write: deflate"),
 ]
-ENV = "BARAHA_BENCH_PARTS"      # the file the worker writes its totals to
 
 _cpu: dict[str, float] = defaultdict(float)
 _calls: dict[str, int] = defaultdict(int)
