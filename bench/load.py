@@ -150,7 +150,8 @@ async def level(args, tables: int, folder: Path) -> dict:
     relay = None
     load0 = os.getloadavg()
     server = Server(args.threads, folder, args.switch_interval, args.durable, args.malloc_arenas,
-                    cpu=SERVER_CPU if args.pin else None, quota=quota, parts=args.parts)
+                    cpu=SERVER_CPU if args.pin else None, quota=quota, parts=args.parts,
+                    floor=args.floor)
     try:
         # A fresh server's footprint, after one request of each kind, to compare with.
         async with aiohttp.ClientSession() as s:
@@ -166,6 +167,7 @@ async def level(args, tables: int, folder: Path) -> dict:
             relay = Relay(server.port, args.pin)
         run = Run(relay.base if relay else server.base, tables, args.game, args.think, args.fetch,
                   args.deflate)
+        run.socket_taps = args.socket_taps
         t_setup = time.perf_counter()
         try:
             await asyncio.wait_for(setup(run, server.base, source_addresses()),
@@ -328,9 +330,19 @@ def main(argv=None) -> int:
     ap.add_argument("--parts", action="store_true",
                     help="where the server's CPU goes, part by part, per move, and its "
                          "garbage collections (bench/parts.py)")
+    ap.add_argument("--floor", choices=("ours", "stock"),
+                    help="serve bench/floor.py's app instead of Baraha's: a pushed move's wire "
+                         "work alone, with Baraha's transport (ours) or Flask-SocketIO's (stock)")
+    ap.add_argument("--socket-taps", action="store_true",
+                    help="with --floor: a tap goes over the phone's socket, a Socket.IO call "
+                         "answered with the partial, instead of a POST (a what-if)")
     ap.add_argument("--setup-timeout", type=float, default=180.0)
     ap.add_argument("--profile", help="folder: record the server's worker with py-spy per level")
     args = ap.parse_args(argv)
+    if args.floor and args.fetch != "push":
+        ap.error("--floor plays pushed phones only (--fetch push)")
+    if args.socket_taps and not args.floor:
+        ap.error("--socket-taps is for --floor: Baraha's phones tap by POST")
     args.pin = args.pin and pinned()
     # Stopped with SIGTERM (timeout, kill), finish as on Ctrl-C: the level's `finally`
     # stops its server, which would otherwise go on running, and holding its core.

@@ -72,16 +72,19 @@ class Quota:
 class Server:
     def __init__(self, threads: int | None, folder: Path, switch: float | None = None,
                  durable: bool = False, arenas: int | None = None, cpu: int | None = None,
-                 quota: Quota | None = None, host: str = "127.0.0.1", parts: bool = False):
+                 quota: Quota | None = None, host: str = "127.0.0.1", parts: bool = False,
+                 floor: str | None = None):
         self.folder = folder
         self.parts = folder / "parts.json" if parts else None     # bench/parts.py
         self.db = folder / "load.sqlite3"
         self.log = open(folder / "server.log", "w")
         args = ["serve", "--host", host, "--port", "0", "--db", str(self.db)]
-        if threads or switch or durable or parts:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if threads or switch or durable or parts or floor:
             # `baraha serve` itself, with only gunicorn's `threads` setting replaced (and/or
             # Python's thread switch interval: an experiment, see --switch-interval; and/or
-            # durable commits; and/or bench/parts.py's timers).
+            # durable commits; and/or bench/parts.py's timers; and/or bench/floor.py's app
+            # in place of Baraha's).
             code = "import sys, gunicorn.config as c; set_ = c.Config.set\n"
             if threads:
                 code += (f"c.Config.set = lambda self, k, v: set_(self, k, {threads} "
@@ -93,6 +96,14 @@ class Server:
                          "webapp.create_app = lambda c=None: make({**(c or {}), 'DURABLE_COMMITS': True})\n")
             if parts:
                 code += f"import bench.parts; bench.parts.install({str(self.parts)!r})\n"
+            if floor:
+                from bench import floor as floor_app
+                env[floor_app.PARTIAL] = str(folder / "partial.html")
+                floor_app.capture(env[floor_app.PARTIAL])
+                if floor == "stock":
+                    env[floor_app.STOCK] = "1"
+                code += ("import webapp, webapp.serve, bench.floor as f\n"
+                         "webapp.create_app = f.make_app; webapp.serve.settle = f.settle\n")
             # main() reads sys.argv itself, as `baraha serve` does: it starts itself again
             # without glibc's per-thread caches (webapp/__main__.py), so memory compares.
             code += "from webapp.__main__ import main; sys.exit(main())"
@@ -101,7 +112,6 @@ class Server:
             cmd = [sys.executable, "-m", "webapp", *args]
         if cpu is not None:
             cmd = ["taskset", "-c", str(cpu), *cmd]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
         if arenas:      # glibc's per-thread malloc arenas (create_app caps them at 2 otherwise)
             env["MALLOC_ARENA_MAX"] = str(arenas)
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,

@@ -264,7 +264,12 @@ class Phone:
             t0 = time.perf_counter()
             measured = run.measuring    # a tap in the window counts, however late its answer
             self.posting = True
-            if run.fetch in ("browser", "push"):
+            if run.socket_taps:     # bench/floor.py only: the tap over the phone's socket
+                got = await self.sio.call("act", {"version": self.version,
+                                                  "action": self.rng.choice(self.moves)},
+                                          timeout=60)
+                status, body = got["status"], got["html"]
+            elif run.fetch in ("browser", "push"):
                 form = {"csrf_token": self.csrf, "version": str(self.version),
                         "action": self.rng.choice(self.moves)}
                 for attempt in (1, 2):
@@ -334,6 +339,7 @@ class Run:
                  deflate: bool = True):
         self.base, self.tables, self.game, self.think, self.fetch = base, tables, game, think, fetch
         self.deflate = deflate
+        self.socket_taps = False    # bench/floor.py's what-if: a tap as a Socket.IO call
         self.phones: list[Phone] = []
         self.views_pushed = 0                   # `view` pushes received (--fetch push)
         self.stopping = False

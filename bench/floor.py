@@ -1,0 +1,176 @@
+"""The floor under a move: what this stack costs for a pushed move's wire work alone.
+
+    python bench/load.py --tables 10 --floor ours    # this app in place of Baraha's
+    python bench/load.py --tables 10 --floor stock   # ... on Flask-SocketIO as it comes
+    python bench/load.py --tables 10 --floor ours --socket-taps   # taps over the socket
+
+A pushed move of bench/load.py is one POST, answered with the mover's partial, and two
+`view` pushes of the other seats' partials. This app does exactly that wire work with none
+of Baraha's own: no game, no templates, no checks. `baraha serve` runs it (the same gunicorn
+worker, settings and start-up) with `create_app` replaced by `make_app`, so the phones of
+bench/phones.py (push mode) play it as they play Baraha: they make tables and take seats
+through the API, connect their sockets with the seat cookie and `want: "partial"`, and tap
+a `form.act` of their partial. The partial is a real one, made by Baraha in the load
+generator before the level (`capture`): the same bytes at every version but its
+`data-version` and, for the seat on turn, its one form. A tap bumps the table's version,
+passes the turn on, pushes the other two seats the partial and answers with it, gzipped at
+Baraha's level (COMPRESS_LEVEL 1) as Baraha answers a browser.
+
+`ours` runs the transport as Baraha does (webapp/readhere.py: one thread a phone;
+webapp/outbox.py, webapp/pings.py, webapp/deflate.py); `stock` as Flask-SocketIO and
+simple-websocket come (a writer thread and a ping thread per phone, permessage-deflate at
+zlib's default level with each side's context kept). `--socket-taps` asks what taps sent
+over the phone's socket (a Socket.IO call answered with the partial) would save over a POST.
+What a move costs here is what a quicker game or template could never take away from
+Baraha's (docs/OPERATIONS.md, sixteenth round).
+"""
+from __future__ import annotations
+
+import gc
+import gzip
+import itertools
+import os
+import re
+import secrets
+import threading
+
+PARTIAL = "BARAHA_FLOOR_PARTIAL"    # the environment: the captured partial's file
+STOCK = "BARAHA_FLOOR_STOCK"        # set: stock transport
+FORM = ('<form class="act" data-do="draw" method="post" action="/t/{code}/act">'
+        '<input type="hidden" name="action" value=\'{{"do": "draw"}}\'>'
+        '<button>Draw</button></form>')
+_FORMS = re.compile(r'<form class="act[ "].*?</form>', re.S)
+_VERSION = re.compile(r'data-version="\d+"')
+
+
+def capture(path) -> None:
+    """A seat's partial from the middle of a real hand, made by Baraha in this process
+    (bench/cost.py's in-process table), with its forms taken out and its version a hole."""
+    import tempfile
+
+    from bench.cost import Table as Played, decoded
+    from webapp import create_app
+
+    with tempfile.TemporaryDirectory(prefix="baraha-floor-") as folder:
+        app = create_app({"DATABASE": f"{folder}/floor.sqlite3", "SWEEP_SECONDS": 0,
+                          "BOT_DELAY": 0, "RATE_LIMIT": (1e6, 1e6)})
+        played = Played(app, seed=3)
+        for _ in range(12):         # into the hand: melds on the table, a discard pile
+            played.move()
+        html = decoded(played.phones[0].partial()[1])
+    html = _VERSION.sub('data-version="{version}"', _FORMS.sub("", html), count=1)
+    assert 'name="action"' not in html, "a move left in the captured partial"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(html.replace("{", "{{").replace("}", "}}").replace("{{version}}", "{version}")
+                .replace("</section>", "{forms}</section>", 1))
+
+
+class Table:
+    def __init__(self, code: str, players: int):
+        self.code, self.players = code, players
+        self.tokens: list[str] = []
+        self.version, self.turn = 1, 0
+        self.lock = threading.Lock()
+
+
+def make_app(config=None):
+    from flask import Flask, abort, jsonify, request
+    from flask_socketio import SocketIO, join_room
+
+    with open(os.environ[PARTIAL], encoding="utf-8") as f:
+        template = f.read()
+    app = Flask(__name__)
+    socketio = SocketIO(app, async_mode="threading", manage_session=False)
+    if not os.environ.get(STOCK):
+        from webapp import deflate, outbox, readhere
+        from webapp.pings import pinger
+        pinger.install(socketio.server.eio)
+        outbox.install(socketio.server.eio)
+        readhere.install(socketio.server.eio)
+        deflate.install(app)
+    tables: dict[str, Table] = {}
+    codes = (f"F{n:04d}" for n in itertools.count())
+
+    def partial(table: Table, seat: int, version: int) -> str:
+        forms = FORM.format(code=table.code) if seat == table.turn else ""
+        return template.format(version=version, forms=forms)
+
+    def seat_of(table: Table) -> int:
+        token = request.cookies.get(f"baraha_{table.code}")
+        if token not in table.tokens:
+            abort(403)
+        return table.tokens.index(token)
+
+    @app.post("/api/tables")
+    def make_table():
+        code = next(codes)
+        tables[code] = Table(code, int(request.json["players"]))
+        return jsonify(code=code)
+
+    @app.get("/api/tables/<code>")
+    def missing(code):
+        abort(404)
+
+    @app.post("/api/tables/<code>/seats")
+    def sit(code):
+        table = tables[code]
+        table.tokens.append(secrets.token_urlsafe(16))
+        return jsonify(token=table.tokens[-1])
+
+    @app.get("/t/<code>/view")
+    def view(code):
+        table = tables[code]
+        return answer(partial(table, seat_of(table), table.version))
+
+    def move(table: Table, seat: int, version: int) -> tuple[int, str]:
+        """The tap's status and the mover's partial; the others are pushed theirs."""
+        with table.lock:
+            if seat != table.turn or version != table.version:
+                return 409, partial(table, seat, table.version)
+            table.version += 1
+            table.turn = (table.turn + 1) % table.players
+            version = table.version
+        for other in range(table.players):
+            if other != seat:
+                socketio.emit("view", {"version": version, "html": partial(table, other, version)},
+                              to=f"{table.code}:{other}")
+        return 200, partial(table, seat, version)
+
+    @app.post("/t/<code>/act")
+    def act(code):
+        table = tables[code]
+        status, html = move(table, seat_of(table), int(request.form["version"]))
+        return answer(html, status)
+
+    def answer(html: str, status: int = 200):
+        body = html.encode()
+        if "gzip" not in request.headers.get("Accept-Encoding", ""):
+            return body, status, {"Content-Type": "text/html; charset=utf-8"}
+        return gzip.compress(body, 1), status, {"Content-Type": "text/html; charset=utf-8",
+                                                "Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+
+    seated: dict[str, tuple[Table, int]] = {}      # sid -> its table and seat
+
+    @socketio.on("connect")
+    def joined(auth=None):
+        table = tables.get((auth or {}).get("code"))
+        if table is None:
+            return False
+        seated[request.sid] = table, seat_of(table)
+        join_room(f"{table.code}:{seated[request.sid][1]}")
+
+    @socketio.on("act")
+    def act_over_socket(data):      # bench/load.py --socket-taps: the what-if
+        status, html = move(*seated[request.sid], int(data["version"]))
+        return {"status": status, "html": html}
+
+    return app
+
+
+def settle(app) -> None:
+    """As webapp/serve.py's settle, less the templates (there are none)."""
+    from webapp.serve import FULL_AFTER
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_AFTER)
