@@ -7,7 +7,8 @@
 A pushed move of bench/load.py is one POST, answered with the mover's partial, and two
 `view` pushes of the other seats' partials. This app does exactly that wire work with none
 of Baraha's own: no game, no templates, no checks. `baraha serve` runs it (the same gunicorn
-worker, settings and start-up) with `create_app` replaced by `make_app`, so the phones of
+worker, settings and start-up, less the templates' warm-up: it has none) with `create_app`
+replaced by `make_app`, so the phones of
 bench/phones.py (push mode) play it as they play Baraha: they make tables and take seats
 through the API, connect their sockets with the seat cookie and `want: "partial"`, and tap
 a `form.act` of their partial. The partial is a real one, made by Baraha in the load
@@ -26,7 +27,6 @@ Baraha's (docs/OPERATIONS.md, sixteenth round).
 """
 from __future__ import annotations
 
-import gc
 import gzip
 import itertools
 import os
@@ -165,12 +165,3 @@ def make_app(config=None):
         return {"status": status, "html": html}
 
     return app
-
-
-def settle(app) -> None:
-    """As webapp/serve.py's settle, less the templates (there are none)."""
-    from webapp.serve import FULL_AFTER
-    gc.collect()
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_AFTER)
