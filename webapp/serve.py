@@ -86,7 +86,6 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
     from . import create_app, data_dir
     from .hosts import is_local_address
     from .store import Store
-    from .tls import TLSError
 
     if not 0 <= port <= 65535:      # 0: any free port (the tests use it)
         print(f"baraha serve: {port} is not a port number (1 to 65535)", file=sys.stderr)
@@ -96,11 +95,16 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
               "(every network) or one of its own addresses", file=sys.stderr)
         return 2
 
-    try:
-        tls = _tls(host, cert, key, https, tls_hosts)
-    except (TLSError, OSError) as e:
-        print(f"baraha serve: {e}", file=sys.stderr)
-        return 1
+    tls = None
+    if https or cert or key:
+        # Only now: plain http never loads cryptography (11 MB a process, and the worker
+        # is forked from this one).
+        from .tls import TLSError
+        try:
+            tls = _tls(host, cert, key, https, tls_hosts)
+        except (TLSError, OSError) as e:
+            print(f"baraha serve: {e}", file=sys.stderr)
+            return 1
     database = os.path.expanduser(database) if database else str(data_dir() / "baraha.sqlite3")
     try:
         Store(database).close()         # a database we cannot open: say so before starting

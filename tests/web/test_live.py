@@ -146,6 +146,11 @@ def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path):
         assert "█" in out or "▀" in out or "▄" in out, "a QR code is printed"
         assert wait_for(lambda: _up(base), timeout=30)
         play_over_a_real_server(base)
+        if sys.platform.startswith("linux"):
+            # Plain http: no process of the server loads cryptography (11 MB each).
+            for pid in [proc.pid, *_children(proc.pid)]:
+                with open(f"/proc/{pid}/maps") as maps:
+                    assert "cryptography" not in maps.read(), pid
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -154,6 +159,11 @@ def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path):
             proc.kill()
             raise
     assert code == 0
+
+
+def _children(pid):
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(c) for c in f.read().split()]
 
 
 def _up(base):
