@@ -239,7 +239,8 @@ def _discard(hand: Hand, seat: int, action: Action) -> None:
         raise IllegalAction(f"{C.text(card)} fits seat {owner}'s meld {index} "
                             f"({_words(hand.melds[owner][index].cards)}): lay it off, or "
                             "discard another card", code="no_dump", card=C.text(card),
-                            owner=owner, index=index)
+                            owner=owner, index=index,
+                            cards=C.texts(hand.melds[owner][index].cards))
     hand.hands[seat].remove(card)
     hand.discard.append(card)
     if all_melded(hand.hands[seat]):

@@ -162,6 +162,7 @@ def result_words(view: dict) -> dict:
     paid = [ln for ln in r["lines"] if ln["why"] != "ante"]
     return {"winners": w.winners() if r["winners"] else _translate()(W.CATALOG["nobody_won"]),
             "how": w.how(), "calls": S.calls(w), "because": S.because(w), "antes": S.antes(w),
+            "house": S.house(w),
             "payments": [{"who": w.line(ln), "chips": ln["chips"], "what": S.payment(w, ln)}
                          for ln in paid]}
 
