@@ -41,7 +41,7 @@ def piles(c) -> tuple:
     cut in for each reader (fragments.region's `shows`: present.taps)."""
     v = c["view"]
     pile = v["discard_pile"]
-    return (v["stock"], tuple(pile[-3:]), len(pile), v["game"], v["pot"])
+    return (v["stock"], tuple(pile[-3:]), len(pile), v["game"], v["pot"], present.beneath(v))
 
 
 def lanes(c) -> tuple:
@@ -91,7 +91,8 @@ def moves(c) -> tuple:
             _names(v) if over or "layoff" in does else None,
             v["discard_top"] if "take" in does else None,
             v["deadwood"] if does & {"call_draw", "drop"} else None,
-            shown(v["melds"]) if "layoff" in does else None)
+            shown(v["melds"]) if "layoff" in does else None,
+            shown(present.no_dump_fits(v)), _names(v) if present.no_dump_fits(v) else None)
 
 
 def host(c) -> tuple:
