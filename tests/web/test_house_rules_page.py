@@ -54,6 +54,9 @@ def test_a_two_player_tong_its_table_lists_its_house_rules_of_the_apps(app, clie
             "Winning runs pay more") in page
     code = create(client)
     assert tables_of(app).get(code).players == 3, "three unless two are asked for"
+    # Without JavaScript both menus are sent, Tonk's first.
+    assert tables_of(app).get(create(client, players=["4", "2"])).players == 2
+    assert tables_of(app).get(create(client, game="tonk", players=["5", "3"])).players == 5
     page = html.unescape(client.get(f"/t/{code}").data.decode())
     assert "House rules of the apps: none on" in page
 

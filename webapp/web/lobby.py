@@ -150,13 +150,15 @@ def create():
     name = form.get("name", "")
     if game not in GAMES:
         return _home(_("Choose Tong-its or Tonk."), form, 400)
-    raw = (form.get("players") or "4").strip()
-    # Checked before any work: a number out of range never reaches a loop. The tonk menu
-    # is sent with a Tong-its table too, so any game's count passes for Tong-its.
+    # Without JavaScript both menus are sent, Tonk's first (the other game's is disabled
+    # with it): Tong-its reads the last.
+    sent = form.getlist("players")
+    raw = ((sent[-1] if game == "tongits" and sent else form.get("players")) or "4").strip()
+    # Checked before any work: a number out of range never reaches a loop.
     counts = {str(n) for ps in PLAYERS.values() for n in ps}
     players = None if raw not in counts else int(raw)
-    if game == "tongits" and players not in PLAYERS[game]:
-        players = 3
+    if game == "tongits" and players is not None and players not in PLAYERS[game]:
+        players = 3             # a form that sends only a Tonk count (or none) gets three
     if players not in PLAYERS[game]:
         return _home(_("Choose how many play: %(game)s is played by %(low)d to %(high)d.",
                        game=GAMES[game], low=PLAYERS[game][0], high=PLAYERS[game][-1]),
