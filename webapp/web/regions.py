@@ -86,13 +86,14 @@ def moves(c) -> tuple:
         return (v["code"], v["seat"], v["game"], mine, over, hint,
                 tuple(c["waiting_for"]) if over else None, _names(v) if over else None)
     does = {a["do"] for a in legal}
+    fits = present.no_dump_fits(v)      # the no_dump marks: the card, its meld, the names
     return (v["code"], v["seat"], v["game"], mine, over, shown(legal), hint,
             tuple(c["waiting_for"]) if over else None,
             _names(v) if over or "layoff" in does else None,
             v["discard_top"] if "take" in does else None,
             v["deadwood"] if does & {"call_draw", "drop"} else None,
             shown(v["melds"]) if "layoff" in does else None,
-            shown(present.no_dump_fits(v)), _names(v) if present.no_dump_fits(v) else None)
+            shown(fits), _names(v) if fits else None)
 
 
 def host(c) -> tuple:
