@@ -52,8 +52,11 @@ def test_simulate_is_repeatable():
 
 
 def test_simulate_refuses_a_bad_table():
-    out = _run("--game", "tongits", "--bots", "hard,easy", "--hands", "2")
-    assert out.returncode == 2 and "not 2" in out.stderr
+    out = _run("--game", "tongits", "--bots", "hard,easy,easy,easy", "--hands", "2")
+    assert out.returncode == 2 and "not 4" in out.stderr
+    out = _run("--game", "tongits", "--bots", "hard,easy", "--hands", "2",
+               "--options", '{"draw_tie": "nobody"}')
+    assert out.returncode == 2 and "draw_tie" in out.stderr
     out = _run("--game", "tonk", "--players", "3", "--bots", "hard,easy", "--hands", "2")
     assert out.returncode == 2 and "2 bots for 3 players" in out.stderr
     out = _run("--game", "tonk", "--bots", "hard,wizard", "--hands", "2")

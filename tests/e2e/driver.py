@@ -43,7 +43,7 @@ def create_table(page: Page, base: str, name: str, game: str, *, players: int | 
     page.fill("input[name=name]", name)
     page.check(f"input[name=game][value={game}]")
     if players:
-        page.select_option("select[name=players]", str(players))
+        page.select_option(f'[data-game="{game}"] select[name=players]', str(players))
     for seat, level in (bots or {}).items():
         page.select_option(f"#seat{seat}", level)
     if options:

@@ -53,7 +53,9 @@ def check(doc: dict, proc: subprocess.CompletedProcess) -> None:
     assert proc.returncode == want_code, (
         f"exit {proc.returncode}, wanted {want_code}\nstdout: {proc.stdout}\nstderr: {proc.stderr}")
     out = json.loads(proc.stdout)
-    assert sorted(out) == sorted(FIELDS), f"output keys {sorted(out)}"
+    # Tong-its' streak_multiplier adds the winning run after the hand.
+    runs = doc["game"] == "tongits" and (doc.get("options") or {}).get("streak_multiplier")
+    assert sorted(out) == sorted(FIELDS + (("run",) if runs else ())), f"output keys {sorted(out)}"
     if expect.get("error"):
         assert out["error"] is not None, out
         assert out["error"]["index"] == expect["error"]["index"], out["error"]
@@ -163,6 +165,27 @@ MALFORMED = [
     ("unknown-do", _edit(TONK, _set(["actions", 0, "do"], "fly")), ["actions[0].do"]),
     ("players-tongits", _edit(TONGITS, _set(["players"], 4)), ["players"]),
     ("players-tonk", _edit(TONK, _set(["players"], 7)), ["players"]),
+    ("players-tongits-one", _edit(TONGITS, _set(["players"], 1)), ["players"]),
+    ("two-players-three-hands", _edit(TONGITS, _set(["players"], 2)), ["deal.hands"]),
+    # The house rules of the apps: a bad value names its option.
+    ("draw_tie-value", _edit(TONGITS, _set(["options"], {"draw_tie": "nobody"})),
+     ["options.draw_tie", "nobody"]),
+    ("stock_tie-value", _edit(TONGITS, _set(["options"], {"stock_tie": "last_drawer"})),
+     ["options.stock_tie"]),
+    ("no_dump-type", _edit(TONGITS, _set(["options"], {"no_dump": 1})), ["options.no_dump"]),
+    ("streak_multiplier-type", _edit(TONGITS, _set(["options"], {"streak_multiplier": "yes"})),
+     ["options.streak_multiplier"]),
+    ("caller_pays_double-type", _edit(TONGITS, _set(["options"], {"caller_pays_double": None})),
+     ["options.caller_pays_double"]),
+    ("take_from-value", _edit(TONK, _set(["options"], {"take_from": "top_three"})),
+     ["options.take_from"]),
+    ("take_from-in-tongits", _edit(TONGITS, _set(["options"], {"take_from": "top_two"})),
+     ["options.take_from"]),
+    ("run-not-object", _edit(TONGITS, _set(["match"], {"run": 3})), ["match.run"]),
+    ("run-seat", _edit(TONGITS, _set(["match"], {"run": {"seat": 3, "wins": 1}})), ["match.run.seat"]),
+    ("run-wins", _edit(TONGITS, _set(["match"], {"run": {"seat": 0, "wins": 0}})), ["match.run.wins"]),
+    ("take-card-text", _edit(TONK, _set(["actions", 0], {"seat": 1, "do": "take", "card": "1X"})),
+     ["actions[0].card", "1X"]),
 ]
 
 

@@ -417,7 +417,7 @@ def test_stock_void_when_nobody_opened():
     assert (h.end, h.winners, h.burned, h.turn) == ("void", [], [0, 1, 2], None)
     assert game.outcome(h)["net"] == [-2, -2, -2] and h.pot() == 6
     assert [ln.why for ln in h.lines] == ["ante"] * 3
-    assert game.next_match(h) == {"dealer": 2, "pot": 6, "streak": 1}
+    assert game.next_match(h) == {"dealer": 2, "pot": 6, "streak": 1, "run": None}
 
 
 # ---- payments -----------------------------------------------------------------------------------------
@@ -497,19 +497,22 @@ def test_second_win_in_a_row_takes_the_side_pot_with_this_hands_antes():
     h = _draw_win({"pot": 4, "streak": 0})
     assert [ln for ln in h.lines if ln.why == "side pot"][0].chips == 10
     assert h.net() == [4 - 2 + 10, -4, -4] and h.pot() == 0
-    assert game.next_match(h) == {"dealer": 0, "pot": 0, "streak": None}
+    assert game.next_match(h) == {"dealer": 0, "pot": 0, "streak": None,
+                                 "run": {"seat": 0, "wins": 1}}
 
 
 def test_a_first_win_starts_the_streak():
     h = _draw_win({"pot": 4, "streak": 1})
     assert h.pot() == 10 and h.net() == [2, -4, -4]
-    assert game.next_match(h) == {"dealer": 0, "pot": 10, "streak": 0}
+    assert game.next_match(h) == {"dealer": 0, "pot": 10, "streak": 0,
+                                 "run": {"seat": 0, "wins": 1}}
 
 
 def test_no_side_pot_leaves_an_old_pot_untouched():
     h = _draw_win({"pot": 4, "streak": 0}, {"jackpot": 0})
     assert h.pot() == 4 and h.net() == [4, -2, -2]
-    assert game.next_match(h) == {"dealer": 0, "pot": 4, "streak": None}
+    assert game.next_match(h) == {"dealer": 0, "pot": 4, "streak": None,
+                                 "run": {"seat": 0, "wins": 1}}
 
 
 def test_next_match_needs_a_finished_hand():

@@ -85,6 +85,9 @@ class Table:
     ("tongits", 3, {}, 2),
     ("tonk", 4, {"wilds": "deuces_joker", "hand_size": 7}, 3),
     ("tonk", 2, {"take_to_spread": True}, 4),
+    ("tongits", 2, {"no_dump": True, "streak_multiplier": True, "caller_pays_double": True,
+                    "draw_tie": "void"}, 5),
+    ("tonk", 3, {"take_from": "top_two"}, 6),
 ])
 def test_kept_html_is_what_a_fresh_render_makes(app, game, players, options, seed):
     table = Table(app, game, players, options, seed, ("en", "fil"))

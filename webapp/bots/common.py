@@ -191,7 +191,11 @@ def read_events(events: list[dict], pile_now: list[int]) -> list[Event]:
         if e.kind == "discard":
             pile.append(e.card)
         elif e.kind == "take" and pile:
-            pile.pop()
+            # Tonk's take_from top_two may take the card beneath the top.
+            if e.card in pile:
+                pile.remove(e.card)
+            else:
+                pile.pop()
         out.append(e)
     return out
 

@@ -103,7 +103,8 @@ def run(game_name: str, players: int, hands: int, seed: int, levels: list[str],
             m = matches[r]
             try:
                 hand = game.new_hand(game_name, n, dealer=m["dealer"], options=opts,
-                                     match={"pot": m["pot"], "streak": m["streak"]}, deck=deck)
+                                     match={"pot": m["pot"], "streak": m["streak"],
+                                            "run": m.get("run")}, deck=deck)
                 hand = play_hand(hand, bots, timings)
             except SimulationError as e:
                 error = {"deal": deal_no, "rotation": r, "message": str(e)}

@@ -101,7 +101,9 @@ def normal_calls(t: Table, seat: int, mine: int) -> bool:
     if not others:
         return True
     best = min(guess_deadwood(t, s) for s in others)
-    return mine <= min(CALL_MAX, best * CALL_SHARE)
+    # A lost challenge costs double under caller_pays_double: call only lower.
+    share = CALL_SHARE * (0.7 if t.options.get("caller_pays_double") else 1.0)
+    return mine <= min(CALL_MAX, best * share)
 
 
 def normal_challenges(t: Table, caller: int, mine: int) -> bool:
@@ -322,17 +324,26 @@ def _aces_of(t: Table, seat: int, hand) -> int:
 
 
 def settle_draw(t: Table, caller: int, dws: dict, aces: dict, challengers: list[int]) -> dict:
-    """Each seat's chips from a Draw: lowest count wins, challengers before the caller."""
+    """Each seat's chips from a Draw: lowest count wins, a tie as `draw_tie` says (to the
+    challengers before the caller by default); a losing caller may pay double."""
     base = 1
     winner = caller
+    net = {s: 0 for s in range(t.players)}
     if challengers:
         base = t.options["bonus"]
-        winner = min(challengers + [caller], key=lambda s: dws[s])
-    net = {s: 0 for s in range(t.players)}
+        compared = challengers + [caller]
+        low = min(dws[s] for s in compared)
+        tied = [s for s in compared if dws[s] == low]
+        rule = t.options.get("draw_tie", "challenger")
+        if len(tied) > 1 and rule == "void":
+            return net
+        winner = caller if rule == "caller" and caller in tied else tied[0]
+    double = bool(challengers) and winner != caller and t.options.get("caller_pays_double")
     for s in range(t.players):
         if s == winner:
             continue
         pay = base + aces[winner] + (t.options["burn_penalty"] if not t.opened[s] else 0)
+        pay *= 2 if double and s == caller else 1
         net[s] -= pay
         net[winner] += pay
     return net

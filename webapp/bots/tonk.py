@@ -133,8 +133,15 @@ def start_turn(t: Table, level: str, rng: random.Random) -> dict:
         return end_game(t, level, rng, mine) or draw or t.legal[0]
     if drop and should_drop(t, level, rng, mine):
         return drop
-    if take and (t.options.get("take_to_spread") or wants_take(t, level, rng)):
+    if take and t.options.get("take_to_spread"):
         return take
+    if take and not t.options.get("take_to_spread"):
+        # take_from top_two: the card beneath the top is a second take to weigh.
+        beneath = t.discard[-2] if len(t.discard) >= 2 else None
+        under = t.action("take", card=beneath) if beneath is not None else None
+        pick = wants_take(t, level, rng, [t.top] + ([beneath] if under else []))
+        if pick is not None:
+            return take if pick == t.top else under
     return draw or t.legal[0]
 
 
@@ -197,19 +204,21 @@ def win_odds(t: Table, mine: int, rng: random.Random, level: str) -> float:
     return p
 
 
-def wants_take(t: Table, level: str, rng: random.Random) -> bool:
-    top = t.top
-    if top is None:
-        return False
+def wants_take(t: Table, level: str, rng: random.Random, cards: list) -> int | None:
+    """Which of the discards `cards` (the top, and under take_from top_two the one beneath)
+    to take rather than draw, or None to draw."""
+    cards = [c for c in cards if c is not None]
+    if not cards:
+        return None
     if level == "easy":
-        return any(top in m for m in melds_in(t.hand + [top]))
+        return next((c for c in cards if any(c in m for m in melds_in(t.hand + [c]))), None)
     unseen = set(t.unseen())
-    took = turn_value(t, t.hand + [top], top, unseen, level)
+    took, best = min((turn_value(t, t.hand + [c], c, unseen, level), c) for c in cards)
     pool = sorted(unseen)
     if level == "normal" and len(pool) > 12:
         pool = pool[:: len(pool) // 12 + 1]     # a spread of the cards is enough
     drew = sum(turn_value(t, t.hand + [c], None, unseen, level) for c in pool) / max(1, len(pool))
-    return took < drew
+    return best if took < drew else None
 
 
 # ---- the play: spread, hit, discard -----------------------------------------------------

@@ -22,7 +22,7 @@ class Action(NamedTuple):
 
     do: str
     seat: int | None = None
-    card: int | None = None                 # discard, layoff
+    card: int | None = None                 # discard, layoff; take: the card taken (Tonk)
     cards: tuple[int, ...] | None = None    # meld's cards, or take's `with`
     onto: tuple[int, int] | None = None     # layoff: (seat, meld index)
     face_down: bool = False                 # meld: a secret set of four
@@ -46,6 +46,8 @@ class Action(NamedTuple):
             raise BadAction(f"'seat' must be a whole number, not {_kind(seat)}", "seat")
         card = cards = onto = None
         if do in ("discard", "layoff"):
+            card = _card(obj, "card")
+        if do == "take" and obj.get("card") is not None:    # Tonk's take_from top_two
             card = _card(obj, "card")
         if do == "meld":
             cards = _cards(obj, "cards")

@@ -99,14 +99,29 @@ def _match(match: dict | None, players: int) -> dict:
     match = {} if match is None else match
     if not isinstance(match, dict):
         raise BadSetup("match must be an object", "match")
-    pot, streak = match.get("pot", 0), match.get("streak")
+    pot, streak, run = match.get("pot", 0), match.get("streak"), match.get("run")
     if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
         raise BadSetup("match.pot must be a whole number from 0", "match.pot")
     if streak is not None and (isinstance(streak, bool) or not isinstance(streak, int)
                                or not 0 <= streak < players):
         raise BadSetup(f"match.streak must be null or a seat from 0 to {players - 1}",
                        "match.streak")
-    return {"pot": pot, "streak": streak}
+    return {"pot": pot, "streak": streak, "run": _run(run, players)}
+
+
+def _run(run: object, players: int) -> tuple[int, int] | None:
+    """match.run, {"seat": S, "wins": N}, as (S, N); None when absent or null."""
+    if run is None:
+        return None
+    if not isinstance(run, dict):
+        raise BadSetup('match.run must be null or an object like {"seat": 0, "wins": 2}',
+                       "match.run")
+    seat, wins = run.get("seat"), run.get("wins")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise BadSetup(f"match.run.seat must be a seat from 0 to {players - 1}", "match.run.seat")
+    if isinstance(wins, bool) or not isinstance(wins, int) or wins < 1:
+        raise BadSetup("match.run.wins must be a whole number from 1", "match.run.wins")
+    return seat, wins
 
 
 def legal_actions(hand: Hand, seat: int | None = None) -> list[Action]:
@@ -138,6 +153,8 @@ def _moved(before: Hand, after: Hand, action: Action) -> int | None:
     """The card an action moved without naming it: the one drawn, or the discard taken.
     Read from the two states, so a game's own kinds of draw (a reshuffle) need nothing."""
     if action.do == "take":
+        if action.card is not None:         # Tonk's take_from top_two names the card
+            return action.card
         return before.discard[-1] if before.discard else None
     if action.do == "draw":
         new = set(after.hands[action.seat]) - set(before.hands[action.seat])
@@ -164,7 +181,7 @@ def deadwood(hand: Hand) -> list[int]:
 
 def outcome(hand: Hand) -> dict:
     """The replay output's fields (without `error`)."""
-    return {
+    out = {
         "status": "over" if hand.over else "playing",
         "end": hand.end,
         "winners": list(hand.winners),
@@ -172,10 +189,15 @@ def outcome(hand: Hand) -> dict:
         "burned": list(hand.burned),
         "net": hand.net(),
         "pot": hand.pot(),
-        "turn": hand.turn,
     }
+    if hand.game == "tongits" and hand.options["streak_multiplier"]:
+        run = tongits.run_after(hand)
+        out["run"] = None if run is None else {"seat": run[0], "wins": run[1]}
+    out["turn"] = hand.turn
+    return out
 
 
 def next_match(hand: Hand) -> dict:
-    """After a finished hand: {"dealer", "pot", "streak"} for the next one."""
+    """After a finished hand: {"dealer", "pot", "streak"} (Tong-its also "run": {"seat",
+    "wins"} or None) for the next one."""
     return GAMES[hand.game].next_match(hand)

@@ -81,6 +81,7 @@ class Hand:
     phase: str                          # game-specific; "over" at the end
     pot_before: int = 0                 # side pot when the hand began
     streak: int | None = None           # Tong-its: seat whose next win takes the pot
+    run: tuple[int, int] | None = None  # Tong-its: (seat, wins) of the winning run before the hand
     opened: list[bool] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     lines: list[Line] = field(default_factory=list)

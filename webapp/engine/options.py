@@ -19,6 +19,7 @@ class Option:
     low: int = 0
     high: int = 100
     aliases: tuple = ()          # (given, meant) pairs: face_values 10 written as a number
+    group: str = "table"         # "apps": the house rules of the apps and of other tables
 
     def check(self, value: object) -> object:
         for given, meant in self.aliases:
@@ -51,6 +52,19 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option("sapaw_blocks_draw", "next_turn",
                "A lay-off on your melds stops you calling Draw: on your next turn only, or for the whole hand.",
                choices=("next_turn", "hand")),
+        Option("draw_tie", "challenger", "Who wins when a challenged Draw ends in a tie: the "
+               "challenger, the caller, or nobody (the hand is void and pays nothing).",
+               choices=("challenger", "caller", "void"), group="apps"),
+        Option("stock_tie", "last_drawer_wins", "When the stock runs out and the lowest hands "
+               "tie: the player who took the last card wins, or never wins a tie.",
+               choices=("last_drawer_wins", "last_drawer_loses"), group="apps"),
+        Option("no_dump", False, "You may not discard a card that you could lay off on a meld "
+               "on the table.", choices=(True, False), group="apps"),
+        Option("streak_multiplier", False, "A winner on a run of wins is paid x2 for the second "
+               "in a row, x3 for the third, x4 from the fourth on.", choices=(True, False),
+               group="apps"),
+        Option("caller_pays_double", False, "A player who calls Draw, is challenged and does not "
+               "win pays the winner double.", choices=(True, False), group="apps"),
     ),
     "tonk": (
         Option("stake", 1, "Chips each loser pays the winner; a tonk pays double.", low=1),
@@ -80,6 +94,8 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
                "cards from your hand.", choices=(True, False)),
         Option("must_spread", False, "No book or run may be kept in hand (three aces excepted): lay it "
                "down before you discard or drop.", choices=(True, False)),
+        Option("take_from", "top", "Take the top discard only, or either of the top two.",
+               choices=("top", "top_two"), group="apps"),
     ),
 }
 

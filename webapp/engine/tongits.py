@@ -8,6 +8,8 @@ Phases: "draw" (call Draw, draw, take, tongit), "play" (meld, layoff, discard, t
   sapaw       - every lay-off as (turn_no, by seat, onto seat), for the Draw block
   caller      - the seat that called Draw, or None
   challengers - seats that challenged it, in answer order (seat order after the caller)
+  times       - at the end: what the winner's run multiplies each line by (1 without one)
+  doubled     - at the end: the caller who lost a challenged Draw and paid double, or None
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ PHASE_DOS = {"draw": ("call_draw", "draw", "take", "tongit"),
 # ---- set-up -------------------------------------------------------------------------
 
 def player_counts(options: dict) -> range:
-    return range(3, 4)
+    return range(2, 4)      # two players: a house rule of the apps
 
 
 def deck(options: dict) -> tuple[int, ...]:
@@ -43,7 +45,7 @@ def most_cards(options: dict) -> int:
 
 def deal(deck, players, dealer, options):
     """One card at a time from the dealer in seat order: 36 cards go round three times
-    exactly, so card 37 comes back to the dealer."""
+    exactly, so card 37 comes back to the dealer (two players: 24 cards, then card 25)."""
     dealt = sum(hand_sizes(players, dealer, options))
     hands = [[] for _ in range(players)]
     for i, card in enumerate(deck[:dealt]):
@@ -56,8 +58,9 @@ def start(players, dealer, options, hands, discard, stock, match) -> Hand:
     hand = Hand(game="tongits", players=players, options=options, dealer=dealer, hands=hands,
                 stock=stock[::-1], discard=discard, melds=[[] for _ in range(players)],
                 turn=dealer, phase="play", pot_before=match["pot"], streak=match["streak"],
-                opened=[False] * players,
-                extra={"turn_no": 0, "sapaw": (), "caller": None, "challengers": ()})
+                run=match.get("run"), opened=[False] * players,
+                extra={"turn_no": 0, "sapaw": (), "caller": None, "challengers": (),
+                       "times": 1, "doubled": None})
     for s in range(players):
         hand.pay(s, POT, options["jackpot"], "ante")
     return hand
@@ -89,7 +92,8 @@ def legal_actions(hand: Hand) -> list[Action]:
                 acts += [Action("layoff", seat, card=c, onto=(owner, i))
                          for c in extensions(m.cards) if c in in_hand]
         discards = DISCARDS[seat]
-        acts += [discards[c] for c in sorted(held)]
+        kept = dumps(hand, seat) if hand.options["no_dump"] else ()
+        acts += [discards[c] for c in sorted(held) if c not in kept]
     if all_melded(held):
         acts.append(Action("tongit", seat))
     return acts
@@ -99,6 +103,23 @@ def _takes(held: list[int], top: int) -> list[tuple[int, ...]]:
     """Every `with` (sorted) that makes a new meld with the discard `top`."""
     near = [c for c in held if C.rank(c) == C.rank(top) or C.suit(c) == C.suit(top)]
     return [tuple(c for c in m if c != top) for m in melds_in(near + [top]) if top in m]
+
+
+def fits(hand: Hand, card: int) -> tuple[int, int] | None:
+    """(owner, index) of the first exposed meld `card` could be laid off on, or None."""
+    for owner, ms in enumerate(hand.melds):
+        for i, m in enumerate(ms):
+            if card in extensions(m.cards):
+                return owner, i
+    return None
+
+
+def dumps(hand: Hand, seat: int) -> frozenset:
+    """Under `no_dump`: the cards of `seat`'s hand it may not discard because they fit a
+    meld on the table; none when every card of the hand fits (then any may go)."""
+    table = {c for ms in hand.melds for m in ms for c in extensions(m.cards)}
+    fit = frozenset(c for c in hand.hands[seat] if c in table)
+    return frozenset() if len(fit) == len(hand.hands[seat]) else fit
 
 
 def _draw_blocker(hand: Hand, seat: int) -> str | None:
@@ -159,6 +180,8 @@ def _take(hand: Hand, seat: int, action: Action) -> None:
     if not hand.discard:
         raise IllegalAction("the discard pile is empty")
     top = hand.discard[-1]
+    if action.card is not None and action.card != top:
+        raise IllegalAction(f"you may only take the top discard, {C.text(top)}")
     if not action.cards:
         raise IllegalAction("name the cards from your hand that make a new meld with the discard")
     _check_held(hand, seat, action.cards)
@@ -211,6 +234,13 @@ def _discard(hand: Hand, seat: int, action: Action) -> None:
     if card is None:
         raise IllegalAction("name the card to discard")
     _check_held(hand, seat, (card,))
+    if hand.options["no_dump"] and card in dumps(hand, seat):
+        owner, index = fits(hand, card)
+        raise IllegalAction(f"{C.text(card)} fits seat {owner}'s meld {index} "
+                            f"({_words(hand.melds[owner][index].cards)}): lay it off, or "
+                            "discard another card", code="no_dump", card=C.text(card),
+                            owner=owner, index=index,
+                            cards=C.texts(hand.melds[owner][index].cards))
     hand.hands[seat].remove(card)
     hand.discard.append(card)
     if all_melded(hand.hands[seat]):
@@ -257,22 +287,38 @@ def _ask_next(hand: Hand, after: int) -> None:
     if not challengers:
         _win(hand, caller, "draw")
         return
-    # Lowest deadwood wins; min() keeps the first of equals, so challengers come first
-    # (in seat order after the caller) and the caller last.
+    # Lowest deadwood wins. Challengers are in seat order after the caller, so the first
+    # of tied challengers is the one a tie among them goes to.
     dw = deadwood(hand)
-    _win(hand, min(challengers + (caller,), key=dw.__getitem__), "challenge")
+    compared = challengers + (caller,)
+    low = min(dw[s] for s in compared)
+    tied = [s for s in compared if dw[s] == low]
+    rule = hand.options["draw_tie"]
+    if len(tied) > 1 and rule == "void":
+        _void(hand, [s for s in range(hand.players) if not hand.opened[s]])
+        return
+    winner = caller if rule == "caller" and caller in tied else tied[0]
+    _win(hand, winner, "challenge")
 
 
 def _stock_out(hand: Hand, taker: int) -> None:
     """The last stock card's taker finished the turn: lowest open hand wins, ties to the
-    taker, then to the seats after the taker in turn order."""
+    taker, then to the seats after the taker in turn order (`stock_tie`
+    "last_drawer_loses": the taker comes last)."""
     order = [(taker + k) % hand.players for k in range(hand.players)]
+    if hand.options["stock_tie"] == "last_drawer_loses":
+        order = order[1:] + order[:1]
     open_seats = [s for s in order if hand.opened[s]]
     if open_seats:
         dw = deadwood(hand)
-        _win(hand, min(open_seats, key=dw.__getitem__), "stock")
+        _win(hand, min(open_seats, key=dw.__getitem__), "stock")   # min keeps the first of equals
         return
-    hand.end, hand.burned = "void", list(range(hand.players))
+    _void(hand, list(range(hand.players)))
+
+
+def _void(hand: Hand, burned: list[int]) -> None:
+    """Nobody wins and nobody pays; the antes stay in the side pot."""
+    hand.end, hand.burned = "void", burned
     _finish(hand)
 
 
@@ -317,6 +363,11 @@ def _finish(hand: Hand) -> None:
 
 def _settle(hand: Hand, winner: int) -> None:
     opts = hand.options
+    times = min(run_after(hand)[1], 4) if opts["streak_multiplier"] else 1
+    caller = hand.extra["caller"]
+    doubled = caller if (opts["caller_pays_double"] and hand.end == "challenge"
+                         and caller != winner) else None
+    hand.extra["times"], hand.extra["doubled"] = times, doubled
     base = opts["bonus"] if hand.end in ("tongit", "challenge") else 1
     held, own = hand.hands[winner], hand.melds[winner]
     # Aces the winner holds or put on its own melds (not those others laid off there).
@@ -328,11 +379,12 @@ def _settle(hand: Hand, winner: int) -> None:
     for loser in range(hand.players):
         if loser == winner:
             continue
-        hand.pay(loser, winner, base, "base")
-        hand.pay(loser, winner, aces, "aces")
-        hand.pay(loser, winner, secret * opts["bonus"], "secret sets")
-        hand.pay(loser, winner, opts["burn_penalty"] if loser in hand.burned else 0, "burned")
-        hand.pay(loser, winner, long_runs * opts["long_run_bonus"], "long runs")
+        k = times * (2 if loser == doubled else 1)
+        hand.pay(loser, winner, k * base, "base")
+        hand.pay(loser, winner, k * aces, "aces")
+        hand.pay(loser, winner, k * secret * opts["bonus"], "secret sets")
+        hand.pay(loser, winner, k * opts["burn_penalty"] if loser in hand.burned else 0, "burned")
+        hand.pay(loser, winner, k * long_runs * opts["long_run_bonus"], "long runs")
     # Two wins in a row take the side pot, this hand's antes included.
     if opts["jackpot"] and hand.streak == winner:
         hand.pay(POT, winner, hand.pot(), "side pot")
@@ -353,8 +405,21 @@ def next_match(hand: Hand) -> dict:
     streak. A second win in a row (which took the pot) starts the streak again."""
     if not hand.over:
         raise IllegalAction("the hand is not over")
+    run = run_after(hand)
+    run = None if run is None else {"seat": run[0], "wins": run[1]}
     if not hand.winners:
-        return {"dealer": hand.dealer, "pot": hand.pot(), "streak": hand.streak}
+        return {"dealer": hand.dealer, "pot": hand.pot(), "streak": hand.streak, "run": run}
     winner = hand.winners[0]
     return {"dealer": winner, "pot": hand.pot(),
-            "streak": None if hand.streak == winner else winner}
+            "streak": None if hand.streak == winner else winner, "run": run}
+
+
+def run_after(hand: Hand) -> tuple[int, int] | None:
+    """(seat, wins) of the winning run once the hand's winner is known: a void hand (or
+    one still in play) leaves it as it was. Counted apart from the side pot's streak."""
+    if not hand.winners:
+        return hand.run
+    winner = hand.winners[0]
+    if hand.run is not None and hand.run[0] == winner:
+        return winner, hand.run[1] + 1
+    return winner, 1

@@ -93,6 +93,10 @@ def legal_actions(hand: Hand) -> list[Action]:
         acts.append(house.draw_action(hand, seat) if opts["stock_out"] == "reshuffle" else DRAWS[seat])
         if hand.discard:
             acts += house.takes(hand, seat) if opts["take_to_spread"] else [TAKES[seat]]
+            if opts["take_from"] == "top_two" and len(hand.discard) >= 2:
+                beneath = hand.discard[-2]
+                acts += (house.takes(hand, seat, beneath) if opts["take_to_spread"]
+                         else [Action("take", seat, card=beneath)])
         return acts
     if opts["wilds"] != "none" or opts["ace_high"]:
         return house.play_actions(hand)
@@ -177,7 +181,8 @@ def _take(hand: Hand, action: Action) -> None:
         if action.cards or action.stands or hand.options["take_to_spread"] else None
     if not hand.discard:
         raise IllegalAction("the discard pile is empty")
-    card = hand.discard.pop()
+    card = house.taken_card(hand, action)
+    hand.discard.remove(card)           # under take_from "top_two" the top may stay
     hand.hands[action.seat].append(card)
     _begin_play(hand, action.seat, card)
     if spread is not None:          # take_to_spread: laid down at once, nothing to strand

@@ -63,11 +63,27 @@ def reshuffle(hand: Hand, action: Action) -> None:
 
 # ---- the take: only to spread it (take_to_spread) ---------------------------------------
 
-def takes(hand: Hand, seat: int) -> list[Action]:
-    top, held = hand.discard[-1], hand.hands[seat]
+def takes(hand: Hand, seat: int, card: int | None = None) -> list[Action]:
+    """Every take that spreads the top discard (or `card`, the one beneath it) at once."""
+    top, held = hand.discard[-1] if card is None else card, hand.hands[seat]
     found = _spreads(held + [top], hand.options)
-    return [Action("take", seat, cards=tuple(c for c in cards if c != top), stands=stands)
+    return [Action("take", seat, card=card, cards=tuple(c for c in cards if c != top),
+                   stands=stands)
             for cards, stands in found if top in cards]
+
+
+def taken_card(hand: Hand, action: Action) -> int:
+    """The discard a take takes: the top, or under take_from "top_two" the one beneath."""
+    top = hand.discard[-1]
+    if action.card is None or action.card == top:
+        return top
+    if hand.options["take_from"] != "top_two":
+        raise IllegalAction(f"you may only take the top discard, {C.text(top)}")
+    if len(hand.discard) < 2 or action.card != hand.discard[-2]:
+        beneath = f", or the card beneath it, {C.text(hand.discard[-2])}" \
+            if len(hand.discard) >= 2 else " (there is no card beneath it)"
+        raise IllegalAction(f"you may take the top discard, {C.text(top)}{beneath}")
+    return action.card
 
 
 def take_spread(hand: Hand, action: Action) -> Meld:
@@ -82,7 +98,7 @@ def take_spread(hand: Hand, action: Action) -> Meld:
     if not action.cards:
         raise IllegalAction("you may take the discard only to spread it at once: name the two "
                             "or more cards of your hand it goes with ('with')")
-    top = hand.discard[-1]
+    top = taken_card(hand, action)
     if top in action.cards:
         raise IllegalAction(f"{C.text(top)} is the discard itself: 'with' names cards of your hand")
     _in_hand(hand.hands[seat], action.cards)

@@ -194,7 +194,11 @@ def result_of(hand: Hand) -> dict:
     """A finished hand: the replay fields, every hand as shown, and the settlement lines."""
     out = G.outcome(hand)
     shown = hand.shown if hand.shown is not None else hand.hands
-    return {
+    house = {}
+    if hand.game == "tongits":      # what the house rules of the apps did to the payments
+        house = {"times": hand.extra["times"], "doubled": hand.extra["doubled"],
+                 "run": out.get("run")}
+    return house | {
         "end": out["end"], "winners": out["winners"], "deadwood": out["deadwood"],
         "burned": out["burned"], "net": out["net"], "pot": out["pot"],
         "hands": [texts(sorted(h)) for h in shown],

@@ -59,6 +59,8 @@ def check_setup(game, players, options) -> tuple[int, dict]:
     counts = engine.player_counts(game, options)
     if players is None and len(counts) == 1:
         players = counts.start
+    if players is None and game == "tongits":
+        players = 3             # two is a house rule of the apps, asked for by name
     if not is_int(players) or players not in counts:
         raise BadRequest(f"players: {game} is played by {counts.start} to {counts.stop - 1}"
                          if len(counts) > 1 else

@@ -25,6 +25,8 @@ def deal(table) -> tuple[dict, object]:
     else:
         m = engine.next_match(table.hand)
         dealer, match = m["dealer"], {"pot": m["pot"], "streak": m["streak"]}
+        if m.get("run"):        # Tong-its: the winning run (streak_multiplier)
+            match["run"] = m["run"]
     deck = table.deck_source(table.code, number) if table.deck_source else None
     if isinstance(deck, tuple):             # tests may also choose the dealer
         deck, dealer = deck

@@ -20,8 +20,8 @@ COOKIE_AGE = 30 * 24 * 3600
 NAME_COOKIE = "baraha-name"      # remembered to fill in the name next time (not a secret)
 
 GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
-PLAYERS = {"tongits": (3,), "tonk": (2, 3, 4, 5, 6)}
-BLURBS = {"tongits": _l("3 players · melds, Draw, burned"), "tonk": _l("2 to 6 · lowest count, drop")}
+PLAYERS = {"tongits": (2, 3), "tonk": (2, 3, 4, 5, 6)}
+BLURBS = {"tongits": _l("2 or 3 players · melds, Draw, burned"), "tonk": _l("2 to 6 · lowest count, drop")}
 LEVEL_WORDS = {"easy": _l("easy"), "normal": _l("normal"), "hard": _l("hard")}
 
 # Words for the house rules (names as in shared/rules; help text from engine/options.py,
@@ -36,11 +36,19 @@ LABELS = {
     "stock_out": _l("When the stock runs out"), "wilds": _l("Wild cards"),
     "face_values": _l("Jacks, queens, kings count"), "ace_high": _l("Ace above the king"),
     "take_to_spread": _l("Take the discard only to spread it"), "must_spread": _l("No spread kept in hand"),
+    # the house rules of the apps and of other tables
+    "draw_tie": _l("Tied Draw"), "stock_tie": _l("Tie when the stock runs out"),
+    "no_dump": _l("No dumping a card that fits"), "streak_multiplier": _l("Winning runs pay more"),
+    "caller_pays_double": _l("A losing caller pays double"), "take_from": _l("Take from the discards"),
 }
 CHOICE_WORDS = {"next_turn": _l("next turn only"), "hand": _l("the whole hand"), "49-50": _l("49 or 50"),
                 "50": _l("50 only"), "lowest": _l("lowest count wins"), "void": _l("void hand"),
                 "reshuffle": _l("reshuffle the discards"), "none": _l("none"), "deuces": _l("the 2s"),
                 "deuces_joker": _l("the 2s and a joker"), "10": _l("10 each"), "11-13": _l("11, 12, 13"),
+                "challenger": _l("the challenger wins"), "caller": _l("the caller wins"),
+                "last_drawer_wins": _l("the last drawer wins"),
+                "last_drawer_loses": _l("the last drawer never wins"),
+                "top": _l("the top card"), "top_two": _l("either of the top two"),
                 True: _l("on"), False: _l("off")}
 
 
@@ -57,7 +65,8 @@ def option_fields(game: str) -> list[dict]:
     out = []
     for o in OPTIONS[game]:
         kind = "number" if not o.choices else "choice"
-        out.append({"name": o.name, "field": f"{game}.{o.name}", "label": LABELS.get(o.name, o.name),
+        out.append({"name": o.name, "field": f"{game}.{o.name}", "group": o.group,
+                    "label": LABELS.get(o.name, o.name),
                     "help": _(o.help), "kind": kind, "low": o.low, "high": o.high,
                     "default": o.default, "default_text": show(o.default),
                     "choices": [(str(c).lower() if isinstance(c, bool) else str(c), show(c),
@@ -69,7 +78,7 @@ def option_fields(game: str) -> list[dict]:
 def rules_for(game: str, options: dict) -> list[dict]:
     """The house rules in force at a table, for the panel everyone can open."""
     return [{"label": LABELS.get(o.name, o.name), "value": show(options.get(o.name, o.default)),
-             "default": show(o.default), "help": _(o.help),
+             "default": show(o.default), "help": _(o.help), "group": o.group,
              "changed": options.get(o.name, o.default) != o.default}
             for o in OPTIONS[game]]
 
@@ -141,11 +150,15 @@ def create():
     name = form.get("name", "")
     if game not in GAMES:
         return _home(_("Choose Tong-its or Tonk."), form, 400)
-    raw = (form.get("players") or "4").strip()
-    # Checked before any work: a number out of range never reaches a loop. The tonk menu
-    # is sent with a Tong-its table too, so any game's count passes for Tong-its.
+    # Without JavaScript both menus are sent, Tonk's first (the other game's is disabled
+    # with it): Tong-its reads the last.
+    sent = form.getlist("players")
+    raw = ((sent[-1] if game == "tongits" and sent else form.get("players")) or "4").strip()
+    # Checked before any work: a number out of range never reaches a loop.
     counts = {str(n) for ps in PLAYERS.values() for n in ps}
-    players = None if raw not in counts else 3 if game == "tongits" else int(raw)
+    players = None if raw not in counts else int(raw)
+    if game == "tongits" and players is not None and players not in PLAYERS[game]:
+        players = 3             # a form that sends only a Tonk count (or none) gets three
     if players not in PLAYERS[game]:
         return _home(_("Choose how many play: %(game)s is played by %(low)d to %(high)d.",
                        game=GAMES[game], low=PLAYERS[game][0], high=PLAYERS[game][-1]),

@@ -13,6 +13,8 @@ from functools import lru_cache
 from flask.globals import _cv_app
 
 from .. import i18n, words as W
+from ..engine.cards import parse
+from ..engine.melds import extensions
 from ..kept import Kept
 from ..words import settlement as S
 
@@ -162,6 +164,7 @@ def result_words(view: dict) -> dict:
     paid = [ln for ln in r["lines"] if ln["why"] != "ante"]
     return {"winners": w.winners() if r["winners"] else _translate()(W.CATALOG["nobody_won"]),
             "how": w.how(), "calls": S.calls(w), "because": S.because(w), "antes": S.antes(w),
+            "house": S.house(w),
             "payments": [{"who": w.line(ln), "chips": ln["chips"], "what": S.payment(w, ln)}
                          for ln in paid]}
 
@@ -294,6 +297,43 @@ def taps(view: dict) -> dict:
     return {"draw": "draw" in does, "take": "take" in does}
 
 
+def no_dump_fits(view: dict) -> list[tuple[str, int, list[str]]]:
+    """House rule no_dump, on your turn to discard: each card of your hand that you may
+    not discard because it fits a meld on the table, as (card, meld's seat, meld's cards):
+    the first meld it fits, in seat order, as the engine names it."""
+    legal = view.get("legal") or ()
+    if (view.get("game") != "tongits" or not (view.get("options") or {}).get("no_dump")
+            or view.get("phase") != "play" or not legal):
+        return []
+    thrown = {a.get("card") for a in legal if a.get("do") == "discard"}
+    out = []
+    for c in view.get("hand") or ():
+        if c in thrown:
+            continue
+        for m in view.get("melds") or ():
+            if m["cards"] and parse(c) in extensions([parse(x) for x in m["cards"]]):
+                out.append((c, m["seat"], m["cards"]))
+                break
+    return out
+
+
+def no_dump_marks(view: dict) -> list[dict]:
+    """The marks of the discard choice under no_dump: "7♥ fits Ben's 4♥ 5♥ 6♥: lay it off,
+    or throw another card", shown when that card alone is picked."""
+    w = _words(view)
+    return [{"card": c, "words": w.refusal("no_dump", {"card": c, "owner": s, "cards": cards}, "")}
+            for c, s, cards in no_dump_fits(view)]
+
+
+def beneath(view: dict) -> str | None:
+    """Tonk's take_from top_two: the card just beneath the top discard, which may be taken
+    too; None otherwise."""
+    pile = view.get("discard_pile") or []
+    if (view.get("options") or {}).get("take_from") == "top_two" and len(pile) >= 2:
+        return pile[-2]
+    return None
+
+
 def meld_by_key(view: dict) -> dict:
     return {(m["seat"], m["index"]): m for m in view.get("melds") or []}
 
@@ -307,7 +347,8 @@ def install(app) -> None:
         action_json=action_json, result_words=result_words, draw_called=draw_called,
         meld_by_key=meld_by_key, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
-        draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps)
+        draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps,
+        no_dump_marks=no_dump_marks, beneath=beneath)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
 

@@ -41,7 +41,7 @@ def piles(c) -> tuple:
     cut in for each reader (fragments.region's `shows`: present.taps)."""
     v = c["view"]
     pile = v["discard_pile"]
-    return (v["stock"], tuple(pile[-3:]), len(pile), v["game"], v["pot"])
+    return (v["stock"], tuple(pile[-3:]), len(pile), v["game"], v["pot"], present.beneath(v))
 
 
 def lanes(c) -> tuple:
@@ -86,12 +86,14 @@ def moves(c) -> tuple:
         return (v["code"], v["seat"], v["game"], mine, over, hint,
                 tuple(c["waiting_for"]) if over else None, _names(v) if over else None)
     does = {a["do"] for a in legal}
+    fits = present.no_dump_fits(v)      # the no_dump marks: the card, its meld, the names
     return (v["code"], v["seat"], v["game"], mine, over, shown(legal), hint,
             tuple(c["waiting_for"]) if over else None,
             _names(v) if over or "layoff" in does else None,
             v["discard_top"] if "take" in does else None,
             v["deadwood"] if does & {"call_draw", "drop"} else None,
-            shown(v["melds"]) if "layoff" in does else None)
+            shown(v["melds"]) if "layoff" in does else None,
+            shown(fits), _names(v) if fits else None)
 
 
 def host(c) -> tuple:

@@ -252,6 +252,9 @@ class Words:
         end, winners, counts = r["end"], r["winners"], r["deadwood"]
         if end == "void":
             deal_only = self.game == "tonk" and len(events) <= 1
+            if self.void_tie():
+                low = min(counts[s] for s in self.compared())
+                return [self.say("void.tie", count=low)]
             return [self.say("void.deal" if deal_only else "void")]
         if end == "caught":
             dropper = next((e["seat"] for e in reversed(events) if e["do"] == "drop"), None)
@@ -322,9 +325,20 @@ class Words:
         return self.t(CATALOG[key]) if key in CATALOG else ""
 
     # -- the result and the turn
+    def void_tie(self) -> bool:
+        """Whether a Tong-its hand was void for a tie in a challenged Draw (draw_tie void)."""
+        r = self.view.get("result") or {}
+        return (self.game == "tongits" and r.get("end") == "void"
+                and any(e["do"] == "challenge" for e in self.view.get("events") or []))
+
+    def compared(self) -> list[int]:
+        """The seats whose counts a challenged Draw compared: the caller and challengers."""
+        return [e["seat"] for e in self.view.get("events") or []
+                if e["do"] in ("call_draw", "challenge")]
+
     def how(self) -> str:
         end = (self.view.get("result") or {}).get("end")
-        key = f"{self.game}.end.{end}"
+        key = f"{self.game}.end.{end}" + (".tie" if self.void_tie() else "")
         return self.t(CATALOG[key]) if key in CATALOG else str(end)
 
     def why(self, why: str) -> str:
@@ -379,6 +393,9 @@ class Words:
         key = f"refused.{code}"
         if key not in CATALOG:
             return message
+        if facts.get("owner") is not None and facts["owner"] == self.viewer \
+                and f"{key}.you" in CATALOG:
+            key += ".you"           # "fits your 4♥ 5♥ 6♥"
         shown = {}
         for k, v in facts.items():
             if k in ("seat", "owner", "host"):

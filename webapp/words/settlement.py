@@ -42,6 +42,25 @@ def because(words) -> list[str]:
     return words.ending(words.view.get("events") or [])
 
 
+def house(words) -> list[str]:
+    """What the house rules of the apps did: the winner's run multiplier ("x3: third win in
+    a row") and the caller who pays double."""
+    r, out = words.view["result"], []
+    times, run = r.get("times") or 1, r.get("run")
+    if times > 1 and run:
+        key = f"times.{run['wins']}" if run["wins"] <= 4 else "times.more"
+        out.append(words.t(CATALOG[key]).format(wins=run["wins"]))
+    if r.get("doubled") is not None:
+        out.append(words.say("doubled", r["doubled"]))
+    return out
+
+
+def times(r: dict, payer) -> int:
+    """How many times over a loser pays each line (a winning run, a caller's double)."""
+    k = r.get("times") or 1
+    return k * 2 if payer is not None and payer == r.get("doubled") else k
+
+
 def antes(words) -> str | None:
     """All the antes as one line; the first deal says that they are the minus beside every name."""
     lines = [ln for ln in words.view["result"]["lines"] if ln["why"] == "ante"]
@@ -59,7 +78,9 @@ def payment(words, ln: dict) -> str:
         key = {"challenge": "pay.base.challenge", "tongit": "pay.base.tongit"}.get(r["end"], "pay.base")
         return words.t(CATALOG[key]).format(chips=chips)
     if why == "aces":
-        aces = winners_aces(words, ln["to"])
+        aces, k = winners_aces(words, ln["to"]), times(r, ln["from"])
+        if k > 1 and len(aces) * k == chips:    # "1 for each ace" is no longer true
+            return words.t(CATALOG["pay.aces.times"]).format(chips=chips, cards=words.cards(aces))
         if len(aces) == chips:
             return plural(words, "pay.aces", chips).format(chips=chips, cards=words.cards(aces))
     if why == "secret sets":

@@ -32,6 +32,12 @@ export function update() {
       if (m) { m.classList.add("accepts"); m.disabled = false; m.setAttribute("aria-description", S.layHere || ""); }
     }
   });
+  // House rule no_dump: a picked card that fits a meld says where, instead of Discard.
+  $$(".fits[data-needs]").forEach((p) => {
+    const on = sel.length === 1 && p.getAttribute("data-needs") === sel[0];
+    p.hidden = !on;
+    if (on) shown++;
+  });
   const idle = $("[data-idle]");
   if (idle) idle.hidden = shown > 0;
   const hint = $("[data-hint]");

@@ -11,7 +11,8 @@ if (create) {
       el.hidden = !on;
       el.disabled = !on;
     });
-    const n = game === "tongits" ? 3 : +($("[name=players]", create) || { value: 4 }).value;
+    const menu = $(`[data-game=${game}] [name=players]`, create);
+    const n = menu ? +menu.value : 3;
     $$("[data-seat-row]", create).forEach((row) => {
       const on = +row.getAttribute("data-seat-row") < n;
       row.hidden = !on;

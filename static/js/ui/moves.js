@@ -67,8 +67,14 @@ document.addEventListener("click", (e) => {
   const tap = e.target.closest("[data-tap]");
   if (tap) {
     const forms = $$('form.act[data-do="' + tap.getAttribute("data-tap") + '"]');
+    // Tonk's take_from top_two: the card beneath the top is taken by tapping it.
+    const under = e.target.closest("[data-beneath]");
+    const named = forms.filter((f) => f.getAttribute("data-card") === (under ? under.getAttribute("data-beneath") : null));
+    const plain = forms.filter((f) => !f.hasAttribute("data-card"));
     if (forms.length === 1) submit(forms[0]);
     else if (forms.length > 1 && $("#take-sheet")) openDialog($("#take-sheet"));
+    else if (named.length === 1) submit(named[0]);
+    else if (plain.length === 1) submit(plain[0]);
   }
 });
 // A move chosen in a sheet closes the sheet; a view that no longer has the move closes
