@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import secrets
+import time
 
 from ..deck import shuffled_deck
 from ..engine import game as engine
+from .seal import new_salt
 
 
 def dealable(table) -> bool:
@@ -33,7 +35,7 @@ def deal(table) -> tuple[dict, object]:
     hand = engine.new_hand(table.game, table.players, dealer=dealer, options=table.options,
                            match=match, deck=list(deck))
     return {"number": number, "deck": list(deck), "dealer": dealer, "match": match,
-            "options": table.options}, hand
+            "options": table.options, "salt": new_salt(), "at": time.time()}, hand
 
 
 def chips(table) -> list[int]:

@@ -44,6 +44,8 @@ class Table:
         self.creator: str | None = None
         self.touched, self.closed_at = created, None
         self.versions: list[int] = []       # the version once each event of the hand was applied
+        self.sealed: str | None = None      # the hand's deal commitment (seal.py)
+        self.seals: dict[int, str] = {}     # event index -> a reshuffled stock's commitment
 
     # ---- seats ----------------------------------------------------------------------
 
