@@ -7,15 +7,23 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from pathlib import Path
 
 import pytest
+import yaml
+from jsonschema import Draft202012Validator
 
 from webapp.__main__ import main
 from webapp.engine.cards import text
 
 from .conftest import bearer
 
-DRAWS = ("draw", "take", "meld", "layoff", "discard")
+SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml").read_text())
+
+
+def schema(name: str) -> Draft202012Validator:
+    return Draft202012Validator({"$ref": f"#/components/schemas/{name}",
+                                 "components": SPEC["components"]})
 
 
 def sha(s: str) -> str:
@@ -57,6 +65,7 @@ def replayed(tmp_path, capsys, doc) -> str:
 
 
 def check_file(tmp_path, capsys, doc, shown_commitment):
+    schema("HandFile").validate(doc)
     # The file replays to its result, byte for byte.
     assert replayed(tmp_path, capsys, doc) == json.dumps(doc["result"])
     assert doc["result"]["status"] == "over"
@@ -92,6 +101,8 @@ def test_finished_hands_replay_to_their_results_with_house_rules(make_app, tmp_p
             next_hand(api, code, tokens)
     listed = api.client.get(f"/api/tables/{code}/hands", headers=bearer(tokens[1])).json["hands"]
     assert [h["number"] for h in listed] == [1, 2, 3]
+    for h in listed:
+        schema("HandSummary").validate(h)
     assert [c["chips"] for c in api.view(code, tokens[0])["players"]] == chips
     files = {}
     for h in listed:
