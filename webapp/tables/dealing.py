@@ -22,7 +22,7 @@ def dealable(table) -> bool:
 def deal(table) -> tuple[dict, object]:
     """(the deal row for the journal, the engine's new Hand)."""
     number = table.hand_number + 1
-    if table.hand is None:
+    if table.hand is None or table.fresh_match:        # a new table, or "Play again"
         dealer, match = secrets.randbelow(table.players), {"pot": 0, "streak": None}
     else:
         m = engine.next_match(table.hand)

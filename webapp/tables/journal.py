@@ -7,7 +7,7 @@ import time
 
 from ..engine import game as engine
 from ..engine.actions import Action
-from . import seal
+from . import match, seal
 from .checks import request_key
 from .language import TABLE_ACTIONS
 
@@ -42,6 +42,8 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
         salt = data.get("salt")
         table.sealed = seal.commitment(salt, data["deck"]) if salt else None
         table.seals = {}                    # event index -> a reshuffled stock's commitment
+        table.fresh_match = False
+        match.settle(table)                 # a hand may end on the deal
         for st in table.seats:
             st.ready = False
     else:
@@ -56,6 +58,7 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
             if data.get("salt") and action.get("stock"):
                 table.seals[len(table.versions) - 1] = seal.commitment(data["salt"],
                                                                        action["stock"])
+            match.settle(table)
         if seat is not None:
             table.last[seat] = data["request"]
     table.version = version
