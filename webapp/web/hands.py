@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, make_response, request
 
-from ..tables import history, tables_of
+from ..tables import history, report, tables_of
 from .api import seat_of_request
 
 bp = Blueprint("hands", __name__, url_prefix="/api")
@@ -29,3 +29,12 @@ def hand_file(code: str, number: int):
             f'attachment; filename="baraha-{table.code}-hand-{number}.json"'
         return resp
     return doc
+
+
+@bp.get("/tables/<code>/match")
+def match_report(code: str):
+    """An addition: the match being played (or just over) at a glance, as the match screen
+    shows it: each seat's total and running totals, hands won and how, the biggest hand."""
+    table = tables_of(current_app).get(code)
+    seat_of_request(table)
+    return report.report(table)
