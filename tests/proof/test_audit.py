@@ -309,8 +309,6 @@ class Seat:
         """Fetch this seat's own view: JSON for an API client; the partial (sometimes the
         whole page) for a browser; now and then the Hands panel too."""
         code = self.game.code
-        if self.game.rng.random() < EVENING:
-            self.evening()
         if self.kind == "api":
             r = self.got(self.http.call("GET", f"/api/tables/{code}", headers=self.auth()),
                          "GET view")
@@ -322,6 +320,8 @@ class Seat:
             r = self.got(self.http.call("GET", f"/t/{code}/view"), "GET partial")
             assert r.status == 200, r.body
             self.from_html(r.body)
+        if self.game.rng.random() < EVENING:
+            self.evening()
 
     def evening(self, every: bool = False) -> None:
         """The Hands panel as this seat opens it now: the list, the match, and the hand on
