@@ -58,7 +58,7 @@ def step_view(table, doc: dict, step: int, seat: int) -> dict:
     for the words, with each seat's hand, and the result once over."""
     hand = engine.new_hand(doc["game"], doc["players"], dealer=doc["dealer"],
                            options=doc["options"], match=doc["match"],
-                           deck=[_card(c) for c in doc["deal"]["deck"]])
+                           deck=[parse(c) for c in doc["deal"]["deck"]])
     for a in doc["actions"][:step]:
         hand = engine.apply(hand, Action.from_json(a))
     events = [event_for(e, e.seat if e.seat is not None else seat, hand.dealer)
@@ -75,10 +75,6 @@ def step_view(table, doc: dict, step: int, seat: int) -> dict:
             "discard_pile": texts(hand.discard), "discard_top": texts(hand.discard[-1:])[0]
             if hand.discard else None, "stock": len(hand.stock), "pot": hand.pot(),
             "result": result_of(hand) if hand.over else None, "legal": []}
-
-
-def _card(t: str) -> int:
-    return parse(t)
 
 
 @bp.get("/<code>/hands/<int:number>")
