@@ -1,4 +1,4 @@
-"""The `baraha` command: serve, replay, simulate."""
+"""The `baraha` command: serve, replay, simulate, export and verify a hand's file."""
 from __future__ import annotations
 
 import argparse
@@ -29,6 +29,68 @@ def replay(args: argparse.Namespace) -> int:
     out, ok = play(hand, actions)
     print(json.dumps(out))
     return 0 if ok else 1
+
+
+def export(args: argparse.Namespace) -> int:
+    """A finished hand's file from the database (the same as the Hands panel's download);
+    without a number, every finished hand of the table, one file a line."""
+    import sqlite3
+
+    from .store import Store
+    from .tables.history import file_text, hand_file
+
+    def fail(message: str) -> int:
+        print(f"baraha export: {message}", file=sys.stderr)
+        return 2
+
+    if not os.path.isfile(args.db):
+        return fail(f"there is no database at {args.db}")
+    code = args.code.strip().upper()
+    try:
+        store = Store(args.db)
+        table = store.table_of(code)
+        if table is None:
+            return fail(f"there is no table {code} in {args.db}")
+        numbers = [args.number] if args.number is not None else \
+            range(1, store.hand_count(code) + 1)
+        docs = []
+        for n in numbers:
+            log = store.hand_log(code, n)
+            doc = hand_file(table["game"], table["players"], log) if log else None
+            if doc is None and args.number is not None:
+                return fail(f"table {code} has no hand {n}" if log is None else
+                            f"hand {n} of table {code} is not over: it has no file yet")
+            if doc is not None:
+                docs.append(doc)
+        store.close()
+    except sqlite3.DatabaseError as e:
+        return fail(f"{args.db} is not a Baraha database ({e})")
+    if args.number is not None:
+        sys.stdout.write(file_text(docs[0]))
+    else:
+        for doc in docs:
+            print(json.dumps(doc))
+    return 0
+
+
+def verify(args: argparse.Namespace) -> int:
+    from .tables.verify import findings
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        print(f"baraha verify: cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    if not isinstance(doc, dict):
+        print(f"baraha verify: {args.file}: a hand's file is a JSON object", file=sys.stderr)
+        return 2
+    found = findings(doc)
+    for line in found:
+        print(f"{args.file}: {line}")
+    if not found:
+        print(f"{args.file}: ok: the deck matches its seal and the actions replay to the result")
+    return 1 if found else 0
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -67,6 +129,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="play a scenario file and print its outcome as JSON")
     p.add_argument("file", help="scenario JSON file, or - for standard input")
     p.set_defaults(run=replay)
+
+    p = sub.add_parser("export", help="write a finished hand's file (JSON) from the database")
+    p.add_argument("--db", required=True, help="the server's SQLite file")
+    p.add_argument("code", help="the table's code")
+    p.add_argument("number", type=int, nargs="?",
+                   help="the hand's number [every finished hand, one file a line]")
+    p.set_defaults(run=export)
+
+    p = sub.add_parser("verify", help="check a hand's file: its seal, and that it replays to "
+                                      "its result")
+    p.add_argument("file", help="a hand's file (JSON)")
+    p.set_defaults(run=verify)
 
     p = sub.add_parser("serve", help="run the table server on this network")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on [0.0.0.0: every network]")

@@ -206,6 +206,12 @@ def template_gettext(words: str, **values) -> Markup:
     return _marked(current(), words)
 
 
+def template_pgettext(context: str, words: str, **values) -> Markup:
+    """The templates' pgettext(): one English word that two places translate apart (the
+    Hands panel's rounds played, a hand's cards)."""
+    return _fill(current().pgettext(context, words), values)
+
+
 def template_ngettext(singular: str, plural: str, n: int, **values) -> Markup:
     """The templates' ngettext(), as template_gettext: `num` is the number unless given."""
     values.setdefault("num", n)
@@ -223,7 +229,7 @@ def init_i18n(app) -> None:
     app.jinja_env.install_gettext_callables(gettext=translate, ngettext=translate_plural,
                                             newstyle=True)
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext,
-                                 ngettext=template_ngettext)
+                                 ngettext=template_ngettext, pgettext=template_pgettext)
     app.jinja_env.globals.update(page_lang=page_lang, lang_here=here, LOCALES=LOCALES,
                                  lang_cookie=lambda: known(request.cookies.get(COOKIE)))
     # webapp/words reads its sentences through this (webapp/web/present.py); the JSON

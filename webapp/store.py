@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS hands (
     dealer  INTEGER NOT NULL,
     match   TEXT NOT NULL,          -- JSON {"pot", "streak"} before the hand
     options TEXT NOT NULL,          -- JSON, the rules this hand was played with
+    salt    TEXT,                   -- the deal's seal (tables/seal.py), shown once it is over
+    at      REAL,                   -- when it was dealt
     PRIMARY KEY (code, number),
     UNIQUE (code, version)
 );
@@ -57,6 +59,8 @@ CREATE TABLE IF NOT EXISTS actions (
     seat        INTEGER,
     action      TEXT NOT NULL,      -- JSON in the action language, without "seat"
     request     TEXT NOT NULL,      -- sha256 of (seat, version sent, action): a repeat's key
+    salt        TEXT,               -- a reshuffled stock's seal (tables/seal.py)
+    at          REAL,               -- when it was played
     PRIMARY KEY (code, version)
 );
 """
@@ -111,6 +115,11 @@ class Store:
                 self._conn.execute("ALTER TABLE tables ADD COLUMN creator TEXT")
                 self._conn.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             self._conn.executescript(SCHEMA)
+            for name in ("hands", "actions"):       # a file made before the seals
+                cols = {r[1] for r in self._conn.execute(f"PRAGMA table_info({name})")}
+                for col, kind in (("salt", "TEXT"), ("at", "REAL")):
+                    if col not in cols:
+                        self._conn.execute(f"ALTER TABLE {name} ADD COLUMN {col} {kind}")
 
     def close(self) -> None:
         with self._lock:
@@ -152,18 +161,21 @@ class Store:
                     "VALUES (?, ?, ?, ?, ?, ?)", (code, version, seat, name, token_hash, bot))
 
     def add_hand(self, code: str, version: int, number: int, deck: list[int], dealer: int,
-                 match: dict, options: dict) -> None:
-        self._write("INSERT INTO hands (code, number, version, deck, dealer, match, options) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (code, number, version, _dump(deck), dealer, _dump(match), _dump(options)))
+                 match: dict, options: dict, salt: str | None = None,
+                 at: float | None = None) -> None:
+        self._write("INSERT INTO hands (code, number, version, deck, dealer, match, options, "
+                    "salt, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (code, number, version, _dump(deck), dealer, _dump(match), _dump(options),
+                     salt, at))
 
     def add_action(self, code: str, version: int, hand_number: int, seat: int | None,
-                   action: dict, request: str, closed: float | None = None) -> None:
+                   action: dict, request: str, closed: float | None = None,
+                   salt: str | None = None, at: float | None = None) -> None:
         with self._lock, self._conn:
             self._conn.execute(
-                "INSERT INTO actions (code, version, hand_number, seat, action, request) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (code, version, hand_number, seat, _dump(action), request))
+                "INSERT INTO actions (code, version, hand_number, seat, action, request, salt, "
+                "at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (code, version, hand_number, seat, _dump(action), request, salt, at))
             if closed is not None:
                 self._conn.execute("UPDATE tables SET closed = ? WHERE code = ?", (closed, code))
             self._touch(code)
@@ -209,18 +221,52 @@ class Store:
                     f"SELECT code, version, seat, name, token_hash, bot FROM seats WHERE {live}"):
                 tables[code]["events"].append((version, "seat", {
                     "seat": seat, "name": name, "token_hash": token_hash, "bot": bot}))
-            for code, version, number, deck, dealer, match, options in conn.execute(
-                    f"SELECT code, version, number, deck, dealer, match, options FROM hands "
-                    f"WHERE {live}"):
+            for code, version, number, deck, dealer, match, options, salt, at in conn.execute(
+                    f"SELECT code, version, number, deck, dealer, match, options, salt, at "
+                    f"FROM hands WHERE {live}"):
                 tables[code]["events"].append((version, "deal", {
                     "number": number, "deck": json.loads(deck), "dealer": dealer,
-                    "match": json.loads(match), "options": json.loads(options)}))
-            for code, version, hand_number, seat, action, request in conn.execute(
-                    f"SELECT code, version, hand_number, seat, action, request FROM actions "
-                    f"WHERE {live}"):
+                    "match": json.loads(match), "options": json.loads(options),
+                    "salt": salt, "at": at}))
+            for code, version, hand_number, seat, action, request, salt, at in conn.execute(
+                    f"SELECT code, version, hand_number, seat, action, request, salt, at "
+                    f"FROM actions WHERE {live}"):
                 tables[code]["events"].append((version, "action", {
                     "hand_number": hand_number, "seat": seat, "action": json.loads(action),
-                    "request": request}))
+                    "request": request, "salt": salt, "at": at}))
         for t in tables.values():
             t["events"].sort(key=lambda e: e[0])
         return list(tables.values())
+
+    def table_of(self, code: str) -> dict | None:
+        """{"game", "players", "options", "closed"} of table `code` (open or closed), or None."""
+        with self._lock:
+            row = self._conn.execute("SELECT game, players, options, closed FROM tables "
+                                     "WHERE code = ?", (code,)).fetchone()
+        return None if row is None else {"game": row[0], "players": row[1],
+                                         "options": json.loads(row[2]), "closed": row[3]}
+
+    def hand_log(self, code: str, number: int) -> dict | None:
+        """Hand `number` of table `code` as written: its deal row and its action rows in
+        order (the table's own actions among them), or None. Read for the hand's file,
+        which is only made once the hand is over (tables/history.py)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT deck, dealer, match, options, salt, at FROM hands "
+                "WHERE code = ? AND number = ?", (code, number)).fetchone()
+            if row is None:
+                return None
+            acts = self._conn.execute(
+                "SELECT seat, action, salt, at FROM actions WHERE code = ? AND hand_number = ? "
+                "ORDER BY version", (code, number)).fetchall()
+        return {"number": number, "deck": json.loads(row[0]), "dealer": row[1],
+                "match": json.loads(row[2]), "options": json.loads(row[3]), "salt": row[4],
+                "at": row[5], "actions": [{"seat": a[0], "action": json.loads(a[1]),
+                                           "salt": a[2], "at": a[3]} for a in acts]}
+
+    def hand_count(self, code: str) -> int:
+        """How many hands table `code` has dealt."""
+        with self._lock:
+            row = self._conn.execute("SELECT MAX(number) FROM hands WHERE code = ?",
+                                     (code,)).fetchone()
+        return row[0] or 0

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import multiprocessing
 import html
 import json
@@ -30,6 +31,7 @@ import os
 import random
 import re
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -40,7 +42,9 @@ import requests
 import socketio as socketio_client
 from werkzeug.serving import make_server
 
+import webapp.tables.history
 import webapp.tables.turns
+from webapp.engine.scenario import load as load_scenario, play as play_scenario
 import webapp.tables.view
 import webapp.web.present
 from webapp import create_app
@@ -58,6 +62,10 @@ LIVE_GAMES_PER_KIND = 25        # of which over real HTTP and websockets
 LOOK = 0.6                      # chance that a seat whose move it is not looks at a new version
 PROBE = 0.12                    # chance, per move, of trying something that is refused
 SLOW = {"drop": 0.15, "call_draw": 0.3}     # weights: a hand that ends at once shows little
+EVENING = 0.06                  # chance, per look, of opening the Hands panel and its files
+FILE_KEYS = {"game", "players", "options", "dealer", "match", "deal", "actions", "result",
+             "fairness", "number", "ended_at"}
+COMMITMENT = re.compile(r'data-hand-no="(\d+)".*?id="seal" data-commitment="([0-9a-f]{64})"', re.S)
 
 
 # ---- the server's log -----------------------------------------------------------------------
@@ -280,6 +288,7 @@ class Seat:
                 assert m.group(0) == static(self.game.app, macro, m.groups()), \
                     f"{m.group(0)[:60]}... is not the same as the template renders it alone"
             body = pattern.sub("<static/>", body)
+        self.game.note_seal(reply)
         if reply.json is not None:
             # A view's events are checked field by field against the server's own record;
             # they may name a card hidden now that was face up once (a Tonk take), so the
@@ -300,7 +309,7 @@ class Seat:
 
     def look(self) -> None:
         """Fetch this seat's own view: JSON for an API client; the partial (sometimes the
-        whole page) for a browser."""
+        whole page) for a browser; now and then the Hands panel too."""
         code = self.game.code
         if self.kind == "api":
             r = self.got(self.http.call("GET", f"/api/tables/{code}", headers=self.auth()),
@@ -313,6 +322,47 @@ class Seat:
             r = self.got(self.http.call("GET", f"/t/{code}/view"), "GET partial")
             assert r.status == 200, r.body
             self.from_html(r.body)
+        if self.game.rng.random() < EVENING:
+            self.evening()
+
+    def evening(self, every: bool = False) -> None:
+        """The Hands panel as this seat opens it now: the list, the match, and the hand on
+        the table (409 while it is played: neither its file, its download nor its replay).
+        The list and the match name no card, so they are audited like a view; a finished
+        hand's file is checked whole against what the audit itself knows of that hand
+        (Game.check_file), and so is its replay page."""
+        g, code = self.game, self.game.code
+        current = g.table.hand_number
+        over = g.table.hand is not None and g.table.hand.over
+        api = self.kind == "api"
+        auth = self.auth() if api else None
+        listed = f"/api/tables/{code}/hands" if api else f"/t/{code}/hands"
+        r = self.got(self.http.call("GET", listed, headers=auth), f"GET {listed}")
+        assert r.status == 200, r.body[:300]
+        if api:
+            assert [h["number"] for h in r.json["hands"]] == list(range(1, current + over))
+        shown = f"/api/tables/{code}/match" if api else f"/t/{code}/match"
+        r = self.got(self.http.call("GET", shown, headers=auth), f"GET {shown}")
+        assert r.status == 200, r.body[:300]
+        if not over:
+            for path in (f"/api/tables/{code}/hands/{current}",
+                         f"/api/tables/{code}/hands/{current}?download=1",
+                         f"/t/{code}/hands/{current}?step=1"):
+                r = self.got(self.http.call("GET", path, headers=auth), f"GET {path}")
+                if r.status != 409:
+                    pytest.fail(f"game {g.kind}#{g.seed}: seat {self.seat} got {path} while "
+                                f"hand {current} is played ({r.status}): a file in play")
+        done = list(range(1, current + over))
+        for n in done if every else done[-1:]:
+            path = f"/api/tables/{code}/hands/{n}" + ("?download=1" if g.rng.random() < .5 else "")
+            r = self.http.call("GET", path, headers=auth)
+            assert r.status == 200, (path, r.status, r.body[:300])
+            g.check_file(n, json.loads(r.body), self.seat)
+            if not api:
+                step = g.rng.randrange(len(json.loads(r.body)["actions"]) + 1)
+                r = self.http.call("GET", f"/t/{code}/hands/{n}?step={step}")
+                assert r.status == 200 and "This deck matches the seal shown at the deal" in r.body
+                g.files_seen += 1
 
     def page(self) -> None:
         r = self.got(self.http.call("GET", f"/t/{self.game.code}"), "GET page")
@@ -376,6 +426,36 @@ class Game:
         self.refusals: dict[str, set[str]] = {}     # phase -> words of "not your card"
         self.hidden: dict[tuple[int, int], Hidden] = {}     # (version, seat) -> what it may not see
         self.events_seen = 0
+        self.seals: dict[int, set[str]] = {}    # hand number -> the commitments seats were shown
+        self.files_seen = 0
+
+    # -- the evening: seals seen while a hand is played, and each finished hand's file
+    def note_seal(self, reply: Reply) -> None:
+        for v in (reply.json, (reply.json or {}).get("view")):
+            if isinstance(v, dict) and v.get("deal_commitment"):
+                self.seals.setdefault(v["hand_number"], set()).add(v["deal_commitment"])
+        for number, commitment in COMMITMENT.findall(reply.body):
+            self.seals.setdefault(int(number), set()).add(commitment)
+
+    def check_file(self, number: int, doc: dict, seat: int) -> None:
+        """Finished hand `number`'s file holds that hand and nothing else: the deck this
+        audit dealt it, actions that replay to its result, and the salt of the seal every
+        seat was shown during it."""
+        where = f"game {self.kind}#{self.seed}: seat {seat}, the file of hand {number}"
+        assert set(doc) == FILE_KEYS, f"{where} has keys {sorted(set(doc) ^ FILE_KEYS)}"
+        deck, dealer = deck_of(self.kind, self.seed, number)
+        assert doc["deal"] == {"deck": [text(c) for c in deck]}, f"{where}: not the deck dealt"
+        if dealer is not None:
+            assert doc["dealer"] == dealer, where
+        hand, actions = load_scenario(json.dumps(doc))
+        result, ok = play_scenario(hand, actions)
+        assert ok and result == doc["result"] and result["status"] == "over", where
+        shown = self.seals.get(number, set())
+        assert len(shown) == 1, f"{where}: seats were shown seals {shown}"
+        fair = doc["fairness"]
+        assert fair["commitment"] in shown and fair["commitment"] == hashlib.sha256(
+            f"{fair['salt']}:{' '.join(doc['deal']['deck'])}".encode()).hexdigest(), where
+        self.files_seen += 1
 
     # -- the audit itself
     def audit(self, seat: int, what: str, raw: str, allowed=()) -> None:
@@ -574,6 +654,8 @@ class Game:
         assert self.table.version == before, "a refused request changed the table"
 
     def finish(self, live: bool) -> None:
+        for s in self.seats:        # after the play: every finished hand, every seat
+            s.evening(every=True)
         if live:     # every seat's socket hears the table's last version
             end = time.monotonic() + 10
             while time.monotonic() < end and any(
@@ -599,6 +681,17 @@ def audit_app():
             tables_of(app).shutdown()
 
 
+def deck_of(kind: str, seed: int, number: int, players: int | None = None):
+    """(the deck of hand `number` of game `seed`, its dealer for the first hand: else None)."""
+    rng = random.Random(f"deck:{kind}:{seed}:{number}")
+    deck = rng.sample(range(52), 52)
+    if number != 1:
+        return deck, None
+    if players is None:
+        return deck, None
+    return deck, rng.randrange(players)
+
+
 def _audit_app(folder: str):
     games: dict[str, Game] = {}
 
@@ -606,9 +699,8 @@ def _audit_app(folder: str):
         g = games.get(code)
         if g is None:
             return None
-        rng = random.Random(f"deck:{g.kind}:{g.seed}:{number}")
-        deck = rng.sample(range(52), 52)
-        return (deck, rng.randrange(g.table.players)) if number == 1 else deck
+        deck, dealer = deck_of(g.kind, g.seed, number, g.table.players)
+        return (deck, dealer) if number == 1 else deck
 
     app = create_app({"DATABASE": os.path.join(folder, "audit.sqlite3"), "TESTING": True,
                       "BOT_DELAY": 0, "RATE_LIMIT": None, "TABLES_PER_CLIENT": None,
@@ -634,7 +726,8 @@ class SeededSecrets:
 
 
 def run_games(app, kind, seeds, new_http, new_socket, live=False, kinds=None):
-    stats = {"games": 0, "moves": 0, "received": 0, "hands": 0, "events": 0, "views": 0}
+    stats = {"games": 0, "moves": 0, "received": 0, "hands": 0, "events": 0, "views": 0,
+             "files": 0}
     t0 = time.perf_counter()
     for seed in seeds:
         BOT_SEEDS.seed(f"bots:{kind}:{seed}")
@@ -647,6 +740,7 @@ def run_games(app, kind, seeds, new_http, new_socket, live=False, kinds=None):
         stats["received"] += g.received
         stats["events"] += g.events_seen
         stats["views"] += g.views_pushed
+        stats["files"] += g.files_seen
         stats["hands"] += g.table.hand_number
         for phase, words in g.refusals.items():
             assert len(words) == 1, f"the refusal depends on where the card is: {words}"
@@ -697,7 +791,7 @@ def audit_in_processes(seeds: range, live: bool) -> dict[str, dict]:
     if failed:
         pytest.fail("\n".join(failed), pytrace=False)
     return {kind: {k: sum(r[k] for (knd, _, _), r in zip(shares, results) if knd == kind)
-                   for k in ("games", "hands", "received", "events", "views")}
+                   for k in ("games", "hands", "received", "events", "views", "files")}
             for kind in ("tongits", "tonk")}
 
 
@@ -708,6 +802,7 @@ def test_audit_in_process():
         assert stats["received"] > 10 * n, stats
         assert stats["events"] > 10 * n, stats
         assert stats["views"] > 5 * n, stats       # the pushed partials were audited too
+        assert stats["files"] >= n, stats         # every game's finished hands were checked
 
 
 def test_audit_over_real_http_and_websockets():
@@ -719,7 +814,7 @@ def test_audit_over_real_http_and_websockets():
 # ---- the audit can fail: leaks planted on purpose are found ----------------------------------
 
 @pytest.mark.parametrize("plant", ["json text", "json label", "html name", "html label",
-                                   "stock order", "push", "event card"])
+                                   "stock order", "push", "event card", "file in play"])
 def test_the_audit_finds_a_planted_leak(plant, tmp_path, monkeypatch):
     app = _audit_app(str(tmp_path))
     tables = tables_of(app)
@@ -756,7 +851,14 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path, monkeypatch):
             lines.append("psst " + (card_name(c) if plant == "html name" else card_label(text(c))))
         return lines
 
-    if plant.startswith("json") or plant in ("stock order", "event card"):
+    if plant == "file in play":         # a hand's file before the hand is over
+        def early_file(table, number):
+            log = table.store.hand_log(table.code, number)
+            return {"deal": {"deck": [text(c) for c in log["deck"]]}}
+        monkeypatch.setattr(webapp.tables.history, "file_of", early_file)
+        monkeypatch.setattr(sys.modules[__name__], "EVENING", 1.0)
+        kinds = ("api", "web", "bot")
+    elif plant.startswith("json") or plant in ("stock order", "event card"):
         monkeypatch.setattr(webapp.tables.view, "view_for", leaky_view_for)
         kinds = ("api", "api", "bot")
     elif plant.startswith("html"):
@@ -771,7 +873,8 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path, monkeypatch):
         kinds = ("api", "web", "bot")
     try:
         expected = {"stock order": "the stock's order as numbers",
-                    "event card": "events that differ"}.get(plant, "hidden cards")
+                    "event card": "events that differ",
+                    "file in play": "a file in play|hidden cards"}.get(plant, "hidden cards")
         with pytest.raises(pytest.fail.Exception, match=expected):
             run_games(app, "tongits", [0], lambda: InProcessHttp(app),
                       lambda http, auth, cookie: InProcessSocket(app, http, auth), kinds=kinds)

@@ -45,7 +45,7 @@ def pseudo_catalog(directory: Path, locale: str = "fil") -> Path:
             string = tuple(f"{OPEN}{form}{CLOSE}" for form in (m.id[0], m.id[1]))
         else:
             string = f"{OPEN}{m.id}{CLOSE}"
-        cat.add(m.id, string, flags=m.flags)
+        cat.add(m.id, string, flags=m.flags, context=m.context)
     out = Path(directory) / locale / "LC_MESSAGES" / "messages.po"
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "wb") as f:

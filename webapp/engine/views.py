@@ -64,6 +64,7 @@ class View(TypedDict):
     closed: bool
     deadwood: int | None    # this seat's own count now (None before the deal)
     most_cards: int         # the most cards one hand can hold
+    deal_commitment: str | None     # the deal's seal (API.md "The evening"), None if unsealed
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,8 @@ class TableFacts:
     versions: tuple[int, ...] = ()      # the table's version once each event was applied
     may_act: bool = True                # False: the engine's legal actions are not offered
     offered: tuple[dict, ...] = ()      # the table's own actions open to this seat
+    deal_commitment: str | None = None  # the SHA-256 sealing this hand's deck
+    seals: dict | None = None           # event index -> commitment of a reshuffled stock
 
 
 def view_for(hand: Hand | None, seat: int, facts: TableFacts | None = None,
@@ -125,13 +128,14 @@ def view_for(hand: Hand | None, seat: int, facts: TableFacts | None = None,
         "pot": hand.pot() if hand is not None else 0,
         "legal": legal + [dict(a) for a in facts.offered],
         "result": result_of(hand) if hand is not None and hand.over else None,
-        "events": events_for(hand, seat, facts.versions) if hand is not None else [],
+        "events": events_for(hand, seat, facts.versions, facts.seals) if hand is not None else [],
         "log": [],
         "hand_number": facts.hand_number,
         "host": facts.host,
         "closed": facts.closed,
         "deadwood": G.deadwood(hand)[seat] if hand is not None else None,
         "most_cards": G.most_cards(facts.game, facts.options),
+        "deal_commitment": facts.deal_commitment if hand is not None else None,
     }
     if describe is not None:
         view["log"] = describe(view)
@@ -153,12 +157,13 @@ def _sent(action: dict) -> dict:
     return action
 
 
-def events_for(hand: Hand, seat: int, versions=()) -> list[dict]:
+def events_for(hand: Hand, seat: int, versions=(), seals=None) -> list[dict]:
     """The hand's events as `seat` may know them, each with its version when known.
 
     An event never changes, and is seen one way by its actor and one way by the others:
     each way is made once, and every later view holds that same dict (read it, never
-    change it), so a reader's story can be worded once per event (webapp/words)."""
+    change it), so a reader's story can be worded once per event (webapp/words). `seals`:
+    the commitment each reshuffling draw carries (event index -> hex)."""
     out = []
     for i, e in enumerate(hand.events):
         key = (e.seat == seat, versions[i] if i < len(versions) else None)
@@ -167,6 +172,8 @@ def events_for(hand: Hand, seat: int, versions=()) -> list[dict]:
             shown = event_for(e, seat, hand.dealer)
             if key[1] is not None:
                 shown["version"] = key[1]
+            if seals and i in seals:        # a reshuffled stock's seal, for every seat
+                shown["commitment"] = seals[i]
             e.shown[key] = shown
         out.append(shown)
     return out

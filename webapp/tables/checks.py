@@ -11,6 +11,7 @@ from ..engine.errors import BadAction, BadSetup
 from ..engine.options import resolve
 from .. import names
 from ..errors import BadRequest, Illegal
+from . import match
 from .language import TABLE_ACTIONS, TableAction
 
 NAME_MAX = names.NAME_MAX
@@ -53,7 +54,8 @@ def check_setup(game, players, options) -> tuple[int, dict]:
     if not isinstance(game, str) or game not in engine.GAMES:
         raise BadRequest('game: must be "tongits" or "tonk"')
     try:
-        options = resolve(game, options)
+        given, rules = match.split_given(options)
+        options = resolve(game, given) | rules
     except BadSetup as e:
         raise BadRequest(f"{e.field}: {e}" if e.field else str(e)) from None
     counts = engine.player_counts(game, options)

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import secrets
+import time
 
 from ..deck import shuffled_deck
 from ..engine import game as engine
+from .seal import new_salt
 
 
 def dealable(table) -> bool:
@@ -20,7 +22,7 @@ def dealable(table) -> bool:
 def deal(table) -> tuple[dict, object]:
     """(the deal row for the journal, the engine's new Hand)."""
     number = table.hand_number + 1
-    if table.hand is None:
+    if table.hand is None or table.fresh_match:        # a new table, or "Play again"
         dealer, match = secrets.randbelow(table.players), {"pot": 0, "streak": None}
     else:
         m = engine.next_match(table.hand)
@@ -35,7 +37,7 @@ def deal(table) -> tuple[dict, object]:
     hand = engine.new_hand(table.game, table.players, dealer=dealer, options=table.options,
                            match=match, deck=list(deck))
     return {"number": number, "deck": list(deck), "dealer": dealer, "match": match,
-            "options": table.options}, hand
+            "options": table.options, "salt": new_salt(), "at": time.time()}, hand
 
 
 def chips(table) -> list[int]:

@@ -7,6 +7,7 @@ import time
 
 from ..engine import game as engine
 from ..engine.actions import Action
+from . import match, seal
 from .checks import request_key
 from .language import TABLE_ACTIONS
 
@@ -38,6 +39,11 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
             match=data["match"], deck=data["deck"])
         table.hand_number = data["number"]
         table.versions = [version]          # the deal is the hand's first event
+        salt = data.get("salt")
+        table.sealed = seal.commitment(salt, data["deck"]) if salt else None
+        table.seals = {}                    # event index -> a reshuffled stock's commitment
+        table.fresh_match = False
+        match.settle(table)                 # a hand may end on the deal
         for st in table.seats:
             st.ready = False
     else:
@@ -49,11 +55,19 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
             table.hand = hand or engine.apply(
                 table.hand, Action.from_json(action, seat_required=False).for_seat(seat))
             table.versions.append(version)
+            if data.get("salt") and action.get("stock"):
+                table.seals[len(table.versions) - 1] = seal.commitment(data["salt"],
+                                                                       action["stock"])
+            match.settle(table)
         if seat is not None:
             table.last[seat] = data["request"]
     table.version = version
 
 
 def action_row(table, seat: int | None, canon: dict, key: str | None = None) -> dict:
-    return {"hand_number": table.hand_number, "seat": seat, "action": canon,
-            "request": key or request_key(-1 if seat is None else seat, table.version, canon)}
+    row = {"hand_number": table.hand_number, "seat": seat, "action": canon,
+           "request": key or request_key(-1 if seat is None else seat, table.version, canon),
+           "at": time.time()}
+    if canon.get("stock"):                  # a reshuffled stock is sealed as it is made
+        row["salt"] = seal.new_salt()
+    return row

@@ -5,6 +5,7 @@ checks.parse_action, the journal and the view all go through TABLE_ACTIONS."""
 from __future__ import annotations
 
 from ..errors import Forbidden, Illegal
+from . import match
 
 NOT_DEALT = "the first hand has not been dealt yet: it starts when every seat is taken"
 
@@ -38,13 +39,16 @@ class Next(TableAction):
     def offered(self, table, seat):
         me = table.seats[seat]
         return (table.hand is not None and table.hand.over and not me.bot and not me.ready
-                and not table.closed)
+                and not table.closed and not table.match_over)
 
     def check(self, table, seat):
         if table.hand is None:
             raise Illegal(NOT_DEALT)
         if not table.hand.over:
             raise Illegal("the hand is still being played")
+        if table.match_over:
+            raise Illegal("the match is over: send rematch to play again",
+                          code="match_over")
         if table.seats[seat].ready:
             waiting = [s for s, st in enumerate(table.seats) if not st.bot and not st.ready]
             raise Illegal("you have already asked for the next hand; waiting for "
@@ -53,6 +57,22 @@ class Next(TableAction):
 
     def apply(self, table, seat):
         table.seats[seat].ready = True
+
+
+class Rematch(TableAction):
+    """"Play again" once a match is over: the same seats and bots, a new match (match.py)."""
+    do, sent, any_version = "rematch", True, True
+
+    def offered(self, table, seat):
+        return table.match_over and not table.seats[seat].bot and not table.closed
+
+    def check(self, table, seat):
+        if not table.match_over:
+            raise Illegal("the match is not over: there is nothing to play again yet",
+                          code="match_not_over")
+
+    def apply(self, table, seat):
+        match.rematch(table)
 
 
 class Close(TableAction):
@@ -65,7 +85,7 @@ class Close(TableAction):
         table.closed = True
 
 
-TABLE_ACTIONS: dict[str, TableAction] = {a.do: a for a in (Next(), Close())}
+TABLE_ACTIONS: dict[str, TableAction] = {a.do: a for a in (Next(), Rematch(), Close())}
 
 
 def offered(table, seat: int) -> tuple[dict, ...]:

@@ -13,7 +13,7 @@ from ..engine.errors import IllegalAction
 from .. import names
 from ..errors import Closed, Conflict, Illegal, Stale, Unauthorized
 from ..words import seat_name
-from . import dealing, journal, turns
+from . import dealing, journal, match, turns
 from .checks import canonical, check_level, check_seat, check_version, clean_name, \
     parse_action, request_key
 from .language import NOT_DEALT, TABLE_ACTIONS, TableAction, check_host
@@ -28,7 +28,8 @@ class Table:
                  bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
                  deck_source=None):
         self.code, self.game, self.players = code, game, players
-        self.options, self.created = options, created
+        self.options, self.match_rules = match.split(options)    # the engine's, the table's
+        self.created = created
         self.store, self.notify, self.scheduler, self.tokens = store, notify, scheduler, tokens
         self.deck_source = deck_source
         self.seats = new_seats(players, bots)
@@ -44,6 +45,11 @@ class Table:
         self.creator: str | None = None
         self.touched, self.closed_at = created, None
         self.versions: list[int] = []       # the version once each event of the hand was applied
+        self.sealed: str | None = None      # the hand's deal commitment (seal.py)
+        # Match play (match.py): the match's number, its first hand, whether it is over.
+        self.match_number, self.match_from, self.match_over = 1, 1, False
+        self.fresh_match = False            # "Play again" was sent: the next deal starts anew
+        self.seals: dict[int, str] = {}     # event index -> a reshuffled stock's commitment
 
     # ---- seats ----------------------------------------------------------------------
 

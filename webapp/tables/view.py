@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..engine.views import SeatFacts, TableFacts, View, view_for
 from ..words import log_lines
-from . import dealing, language
+from . import dealing, language, match
 
 
 def table_view(table, seat: int, acting: bool = False, worded: bool = True) -> View:
@@ -18,7 +18,12 @@ def table_view(table, seat: int, acting: bool = False, worded: bool = True) -> V
         versions=tuple(table.versions),
         # A person sees the seat a bot plays for them, without its moves.
         may_act=not table.closed and (acting or not me.bot),
-        offered=language.offered(table, seat))
+        offered=language.offered(table, seat),
+        deal_commitment=table.sealed, seals=table.seals)
     # A bot about to act reads events, not sentences, and a page words its own story
     # (webapp/web/present.py): only the JSON view's `log` is worded here.
-    return view_for(table.hand, seat, facts, describe=log_lines if worded and not acting else None)
+    view = view_for(table.hand, seat, facts,
+                    describe=log_lines if worded and not acting else None)
+    view["options"].update(table.match_rules)
+    view["match_play"] = match.summary(table)
+    return view

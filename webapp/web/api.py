@@ -116,6 +116,9 @@ def _seat(table) -> int:
     return table.seat_of(token)
 
 
+seat_of_request = _seat     # the other API modules' way to the token's seat
+
+
 @bp.post("/tables")
 def create_table():
     body = _body()

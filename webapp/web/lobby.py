@@ -8,10 +8,11 @@ from __future__ import annotations
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
 
-from ..engine.options import OPTIONS
+from ..engine.options import OPTIONS as RULE_BOOK
 from ..errors import WebError
 from ..realtime import cookie_name
 from ..tables import BOT_LEVELS, tables_of
+from ..tables.match import OPTIONS as MATCH
 from . import fragments, guard, present
 
 bp = Blueprint("lobby", __name__)
@@ -20,6 +21,8 @@ COOKIE_AGE = 30 * 24 * 3600
 NAME_COOKIE = "baraha-name"      # remembered to fill in the name next time (not a secret)
 
 GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
+# Every option a new table takes: the rule book's, then the table's match play.
+OPTIONS = {game: RULE_BOOK[game] + MATCH for game in GAMES}
 PLAYERS = {"tongits": (2, 3), "tonk": (2, 3, 4, 5, 6)}
 BLURBS = {"tongits": _l("2 or 3 players · melds, Draw, burned"), "tonk": _l("2 to 6 · lowest count, drop")}
 LEVEL_WORDS = {"easy": _l("easy"), "normal": _l("normal"), "hard": _l("hard")}
@@ -40,6 +43,7 @@ LABELS = {
     "draw_tie": _l("Tied Draw"), "stock_tie": _l("Tie when the stock runs out"),
     "no_dump": _l("No dumping a card that fits"), "streak_multiplier": _l("Winning runs pay more"),
     "caller_pays_double": _l("A losing caller pays double"), "take_from": _l("Take from the discards"),
+    "match_hands": _l("Match: hands"), "match_target": _l("Match: first to (chips)"),
 }
 CHOICE_WORDS = {"next_turn": _l("next turn only"), "hand": _l("the whole hand"), "49-50": _l("49 or 50"),
                 "50": _l("50 only"), "lowest": _l("lowest count wins"), "void": _l("void hand"),

@@ -82,7 +82,7 @@ document.addEventListener("click", (e) => {
 document.body.addEventListener("htmx:beforeRequest", (e) => {
   const elt = e.detail.elt;
   const d = elt && elt.closest && elt.closest("dialog");
-  if (d && d.open) d.close();
+  if (d && d.open && !d.hasAttribute("data-stays")) d.close();    // a panel that browses stays
 });
 export function afterSwapMoves() {
   const d = $("#confirm");
