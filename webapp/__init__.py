@@ -15,15 +15,10 @@ too; False, the default: it survives the server being killed, and answers are fa
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import secrets
 import sys
 from pathlib import Path
-
-BLUEPRINTS = ("api", "lobby", "table", "pwa", "lang")     # modules of webapp/web that define `bp`
-
 
 def data_dir() -> Path:
     """Where this user's tables are kept: the platform's usual place for app data."""
@@ -56,20 +51,6 @@ def _secret_key(database: str) -> str:
     return key
 
 
-def _fewer_malloc_arenas() -> None:
-    """glibc gives threads their own malloc arenas (up to 8 per core), and every open
-    websocket is a thread here: capped at 2, a table of phones costs a third of the memory
-    (docs/OPERATIONS.md: about 0.5 MB instead of 1.1 MB per table at 50 tables), for no
-    speed we could measure. MALLOC_ARENA_MAX in the environment still wins."""
-    if not sys.platform.startswith("linux") or os.environ.get("MALLOC_ARENA_MAX"):
-        return
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6").mallopt(-8, 2)     # M_ARENA_MAX; not glibc: no libc.so.6
-    except (OSError, AttributeError):
-        pass
-
-
 def _no_sessions():
     """Baraha keeps no Flask session (seat and CSRF cookies are read as they are). Flask's
     default would still build a signing serializer and look for its cookie on every request:
@@ -88,8 +69,6 @@ def _no_sessions():
 
 def create_app(config: dict | None = None):
     from flask import Flask
-
-    _fewer_malloc_arenas()      # before the server starts its threads
 
     from . import hosts
     from .errors import WebError
@@ -136,9 +115,9 @@ def create_app(config: dict | None = None):
     app.extensions["baraha.tables"] = tables
 
     init_i18n(app)      # before the blueprints: their templates use _() and ngettext()
-    for name in BLUEPRINTS:
-        if importlib.util.find_spec(f"{__name__}.web.{name}") is not None:
-            app.register_blueprint(importlib.import_module(f"{__name__}.web.{name}").bp)
+    from .web import api, lang, lobby, pwa, table
+    for blueprint in (api.bp, lobby.bp, table.bp, pwa.bp, lang.bp):
+        app.register_blueprint(blueprint)
     _install_errors(app, WebError)
     headers.install(app)
     init_realtime(app)

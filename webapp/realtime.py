@@ -16,8 +16,7 @@ from typing import NamedTuple
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
 
-from . import deflate, outbox, readhere
-from .pings import pinger
+from . import deflate
 from .sockguard import Guard
 from .tables import CODE_ALPHABET, tables_of
 
@@ -43,10 +42,7 @@ def init_realtime(app) -> None:
                       manage_session=False, max_http_buffer_size=16 * 1024)
     # Bounds in front of the handlers below (webapp/sockguard.py).
     app.extensions["baraha.sockguard"] = Guard(socketio.server)
-    pinger.install(socketio.server.eio)     # one thread for every phone's pings
-    outbox.install(socketio.server.eio)     # a pushed view is let go once it is sent
-    readhere.install(socketio.server.eio)   # a websocket read and written by its own thread
-    deflate.install(app)       # each message compressed alone, quickly
+    deflate.install(app)       # each message compressed alone
     app.wsgi_app = _socket_for_websockets_only(app.wsgi_app)
 
 

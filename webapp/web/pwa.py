@@ -8,8 +8,7 @@ authority's certificate; compression and long-lived, fingerprinted static files.
 - `/sw.js` is rendered from templates/pwa/sw.js with the app shell's URLs and a version
   that is a hash of every static file and of the shell's templates: any change makes a
   new service worker, which drops the old cache.
-- Responses are compressed (brotli or gzip) by flask-compress when it is installed (the
-  answers made in memory by its lean path: webapp/web/compress.py).
+- Responses are compressed (brotli or gzip) by Flask-Compress, through its settings.
 """
 from __future__ import annotations
 
@@ -108,11 +107,7 @@ def init_compress(app) -> None:
     Flask streams: gzip is allowed for streams too, for browsers without brotli."""
     if app.extensions.get("compress"):
         return
-    try:
-        from .compress import LeanCompress
-    except ImportError:     # a dependency; an environment installed before it still serves
-        app.logger.warning("flask-compress is not installed: responses are sent uncompressed")
-        return
+    from flask_compress import Compress
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "gzip"])
     # The lowest levels: a partial of 20 KB is 4 KB at gzip 1 (0.2 ms) and 3.3 KB at gzip 6
@@ -124,7 +119,7 @@ def init_compress(app) -> None:
     mimetypes = ["text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
                  "application/json", "application/manifest+json", "image/svg+xml"]
     app.config.setdefault("COMPRESS_MIMETYPES", mimetypes)
-    app.extensions["compress"] = LeanCompress(app)
+    app.extensions["compress"] = Compress(app)
 
 
 # ---- the installable app ---------------------------------------------------------------
