@@ -214,7 +214,7 @@ def regions(app, table) -> dict:
     the result, another player's box, the piles and the melds, which every seat sees alike;
     the hand, the moves and the host's controls, the seat's own), and of the whole partial
     made from its kept regions (`partial`: what every seat's render costs at each version)."""
-    from webapp import i18n
+    from webapp.web import i18n
     from webapp.tables import tables_of
     from webapp.web import partials
     t = tables_of(app).get(table.code)

@@ -18,7 +18,7 @@ passes the turn on, pushes the other two seats the partial and answers with it, 
 Baraha's level (COMPRESS_LEVEL 1) as Baraha answers a browser.
 
 `ours` runs the transport as Baraha does (webapp/readhere.py: one thread a phone;
-webapp/outbox.py, webapp/pings.py, webapp/deflate.py); `stock` as Flask-SocketIO and
+webapp/outbox.py, webapp/pings.py, webapp/realtime/deflate.py); `stock` as Flask-SocketIO and
 simple-websocket come (a writer thread and a ping thread per phone, permessage-deflate at
 zlib's default level with each side's context kept). `--socket-taps` asks what taps sent
 over the phone's socket (a Socket.IO call answered with the partial) would save over a POST.
@@ -82,7 +82,8 @@ def make_app(config=None):
     app = Flask(__name__)
     socketio = SocketIO(app, async_mode="threading", manage_session=False)
     if not os.environ.get(STOCK):
-        from webapp import deflate, outbox, readhere
+        from webapp.realtime import deflate
+        from webapp import outbox, readhere
         from webapp.pings import pinger
         pinger.install(socketio.server.eio)
         outbox.install(socketio.server.eio)

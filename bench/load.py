@@ -30,7 +30,7 @@ phone of that table having a view at least that new (p50, p90, p99, max, in ms),
 second, memory (RSS, and per table over a fresh server's), the client's own CPU, the load
 average, and any errors. With --runs N, also the median of the N runs per T. Also: the
 socket connects tried again during the setup (a phone whose connect fails, e.g. a busy
-server that did not take its CONNECT within webapp/sockguard.py's 5 s, tries again as the
+server that did not take its CONNECT within webapp/realtime/sockguard.py's 5 s, tries again as the
 page's socket.io client does, rather than ending the level), sockets the server dropped,
 requests resent after a keep-alive close, and requests cut off by the end of the level
 (not errors). A tap made in the window counts however late its answer comes: the level
@@ -71,7 +71,7 @@ from bench import parts  # noqa: E402
 from bench.loadserver import Quota, Server  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from bench.phones import Phone, Run  # noqa: E402
-from webapp.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
+from webapp.server.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
 
 PLAYERS = {"tongits": 3, "tonk": 3}
 SERVER_CPU, LOAD_CPU = 0, 1     # with --pin (the default on two or more cores)

@@ -22,7 +22,7 @@ REQUEST = "request: gunicorn's thread, all of it"
 WRITE = "websocket write: frame, deflate, send"
 # (module, attribute path, what it is), outermost first.
 PARTS = [
-    ("webapp.conns", "BoundedWorker.handle", REQUEST),
+    ("webapp.server.conns", "BoundedWorker.handle", REQUEST),
     ("flask.app", "Flask.wsgi_app", "request: Flask's part"),
     ("flask.app", "Flask.dispatch_request", "request: the view function"),
     ("webapp.tables.table", "Table.act", "move: checked, applied, stored, pushed"),
@@ -32,7 +32,7 @@ PARTS = [
     ("socketio.server", "Server.emit", "Socket.IO emit (encode, queue)"),
     ("webapp.web.compress", "LeanCompress.after_request", "answer compressed (gzip)"),
     ("webapp.readhere", "ReadHere.send_queued", WRITE),
-    ("webapp.deflate", "QuickDeflate.frame_outbound", "websocket write: deflate"),
+    ("webapp.realtime.deflate", "QuickDeflate.frame_outbound", "websocket write: deflate"),
 ]
 
 _cpu: dict[str, float] = defaultdict(float)

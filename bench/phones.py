@@ -70,7 +70,7 @@ class Phone:
 
     async def open(self) -> None:
         """Connect as the page's socket.io client does: a connection that fails (the server
-        too busy to take its CONNECT within webapp/sockguard.py's JOIN_SECONDS, a refused or
+        too busy to take its CONNECT within webapp/realtime/sockguard.py's JOIN_SECONDS, a refused or
         dropped handshake) is tried again after 1, 2, 4, 5, 5 ... s (+-50%: socket.io-client's
         reconnectionDelay, reconnectionDelayMax and randomizationFactor), without end; only a
         refusal by the server itself (no seat: `connect_error` with the socket inactive)
@@ -87,7 +87,7 @@ class Phone:
         auth = {"code": self.table} if self.run.fetch == "browser" else {"token": self.token}
         if self.run.fetch == "push":
             auth = {"code": self.table, "want": "partial", "changed": False}
-        # The socket from the phone's own address too (webapp/sockguard.py bounds the
+        # The socket from the phone's own address too (webapp/realtime/sockguard.py bounds the
         # connections per address, as it should: a LAN's phones each have their own).
         if getattr(self, "sock_http", None) is None:
             self.sock_http = aiohttp.ClientSession(

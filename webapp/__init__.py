@@ -70,14 +70,13 @@ def _no_sessions():
 def create_app(config: dict | None = None):
     from flask import Flask
 
-    from . import hosts
-    from .errors import WebError
-    from .i18n import init_i18n
-    from .realtime import init_realtime
-    from .web import headers
-    from .web.fragments import LeanEnvironment
-    from .store import Store
+    from .realtime import init_realtime, notify
+    from .server import hosts
     from .tables import Tables
+    from .tables.store import Store
+    from .web import api, error_pages, headers, lang, lobby, pwa, table
+    from .web.fragments import LeanEnvironment
+    from .web.i18n import init_i18n
 
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
     app.jinja_environment = LeanEnvironment    # before anything makes app.jinja_env
@@ -103,7 +102,6 @@ def create_app(config: dict | None = None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.config["DATABASE"])
 
-    from .realtime import notify
     tables = Tables(Store(app.config["DATABASE"], durable=bool(app.config["DURABLE_COMMITS"])),
                     notify=notify,
                     bot_delay=float(app.config["BOT_DELAY"]),
@@ -115,10 +113,9 @@ def create_app(config: dict | None = None):
     app.extensions["baraha.tables"] = tables
 
     init_i18n(app)      # before the blueprints: their templates use _() and ngettext()
-    from .web import api, lang, lobby, pwa, table
     for blueprint in (api.bp, lobby.bp, table.bp, pwa.bp, lang.bp):
         app.register_blueprint(blueprint)
-    _install_errors(app, WebError)
+    error_pages.install(app)
     headers.install(app)
     init_realtime(app)
     hosts.install(app)          # outermost: in front of Socket.IO too
@@ -127,48 +124,3 @@ def create_app(config: dict | None = None):
         from .tables import lifecycle
         lifecycle.start(tables, float(app.config["SWEEP_SECONDS"]))
     return app
-
-
-def _install_errors(app, WebError) -> None:
-    """JSON errors under /api/ (`{"error": "plain words"}`), plain text elsewhere."""
-    from flask import request
-    from flask_babel import gettext
-    from markupsafe import escape
-    from werkzeug.exceptions import HTTPException
-
-    from .i18n import page_lang
-
-    def answer(status: int, body: dict, headers=None, people: str | None = None):
-        """`people`: the page's words, in the phone's language (the API's stay English)."""
-        if request.path.startswith("/api/"):
-            return body, status, headers or {}
-        page = (f'<!doctype html><html lang="{page_lang()}"><title>Baraha</title>'
-                f"<p>{escape(people or body['error'])}</p>")
-        return page, status, headers or {}
-
-    @app.errorhandler(WebError)
-    def web_error(e: WebError):
-        return answer(e.status, e.body(), e.headers)
-
-    @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException):
-        words = {400: "the request is not well formed",
-                 404: "there is nothing here",
-                 405: "this address does not take that method",
-                 413: f"the request is too large ({app.config['MAX_CONTENT_LENGTH'] // 1024} KB "
-                      "at most)"}
-        custom = e.description != type(e).description     # abort(403, "plain words")
-        text = e.description if custom else words.get(e.code, e.name.lower())
-        people = None if custom else {
-            400: gettext("The request is not well formed."),
-            404: gettext("There is nothing here."),
-            405: gettext("This address does not take that method."),
-            413: gettext("The request is too large (%(kb)d KB at most).",
-                         kb=app.config["MAX_CONTENT_LENGTH"] // 1024)}.get(e.code)
-        return answer(e.code or 500, {"error": text}, people=people)
-
-    @app.errorhandler(Exception)
-    def crash(e: Exception):
-        app.logger.exception("unexpected error on %s %s", request.method, request.path)
-        return answer(500, {"error": "something went wrong on the server"},
-                      people=gettext("Something went wrong on the server."))

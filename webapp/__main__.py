@@ -32,7 +32,7 @@ def replay(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from .serve import serve as run
+    from .server.serve import serve as run
 
     try:
         port = _port(args.port)

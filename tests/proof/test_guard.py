@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from webapp import create_app, names
+from webapp import create_app
+from webapp.tables import names
 from webapp.tables import tables_of
 from webapp.web.headers import MAX_SEAT_COOKIES
 

@@ -16,7 +16,7 @@ import pytest
 import requests
 import websocket  # websocket-client, python-socketio's own transport
 
-from webapp import sockguard
+from webapp.realtime import sockguard
 from webapp.tables import tables_of
 
 pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)

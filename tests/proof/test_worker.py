@@ -1,4 +1,4 @@
-"""webapp/conns.py's worker, driven in this process on a real socket with gthread's own
+"""webapp/server/conns.py's worker, driven in this process on a real socket with gthread's own
 loop: an address's extra connections are answered 429, a half-sent request and a silent
 connection are dropped by their deadline, and a connection that closes gives its place
 back."""
@@ -13,8 +13,8 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
 
-from webapp import conns
-from webapp.conns import BoundedWorker
+from webapp.server import conns
+from webapp.server.conns import BoundedWorker
 
 pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)
 

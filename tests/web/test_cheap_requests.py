@@ -56,7 +56,7 @@ def test_the_templates_escape_as_markupsafe_does():
 
 def test_words_with_values_are_filled_as_markup_would():
     from markupsafe import Markup
-    from webapp import i18n
+    from webapp.web import i18n
     for words, values in (("%(name)s's turn", {"name": "<Ana>"}),
                           ("%(name)s's turn", {"name": Markup("<b>Ana</b>")}),
                           ("Stock: %(num)d cards", {"num": 12}),
@@ -65,7 +65,7 @@ def test_words_with_values_are_filled_as_markup_would():
 
 
 def test_websocket_offers_ask_for_each_message_compressed_alone():
-    from webapp import deflate
+    from webapp.realtime import deflate
     assert deflate.without_takeover("permessage-deflate; client_max_window_bits") == (
         "permessage-deflate; client_max_window_bits; server_no_context_takeover; "
         "client_no_context_takeover")

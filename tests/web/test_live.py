@@ -15,8 +15,8 @@ import requests
 import socketio
 from werkzeug.serving import make_server
 
-from webapp.network import lan_addresses
-from webapp.serve import serve
+from webapp.server.network import lan_addresses
+from webapp.server.serve import serve
 
 
 def wait_for(pred, timeout=10.0):

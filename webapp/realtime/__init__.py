@@ -18,7 +18,7 @@ from flask_socketio import SocketIO, join_room
 
 from . import deflate
 from .sockguard import Guard
-from .tables import CODE_ALPHABET, tables_of
+from ..tables import CODE_ALPHABET, tables_of
 
 COOKIE_PREFIX = "baraha_"
 
@@ -28,7 +28,7 @@ _lock = threading.Lock()
 
 
 def init_realtime(app) -> None:
-    # Only the page's own origin may connect, and only by one of our names (webapp/hosts.py:
+    # Only the page's own origin may connect, and only by one of our names (webapp/server/hosts.py:
     # the same test as every request's Host). async_mode is explicit: simple-websocket on
     # threads.
     def origin_ok(origin, environ):
@@ -40,7 +40,7 @@ def init_realtime(app) -> None:
 
     socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_ok,
                       manage_session=False, max_http_buffer_size=16 * 1024)
-    # Bounds in front of the handlers below (webapp/sockguard.py).
+    # Bounds in front of the handlers below (webapp/realtime/sockguard.py).
     app.extensions["baraha.sockguard"] = Guard(socketio.server)
     deflate.install(app)       # each message compressed alone
     app.wsgi_app = _socket_for_websockets_only(app.wsgi_app)
@@ -50,7 +50,7 @@ def _socket_for_websockets_only(inner):
     """Engine.IO's middleware makes a new class for every request that carries gunicorn's
     socket (to hand the socket on the way eventlet wants it, which this server does not
     use): about 6 us and 3 KB of cyclic garbage for every request. Only a websocket needs
-    the socket (simple-websocket and webapp/sockguard.py take it from there)."""
+    the socket (simple-websocket and webapp/realtime/sockguard.py take it from there)."""
     def app(environ, start_response):
         if environ.get("HTTP_UPGRADE", "").lower() != "websocket":
             environ.pop("gunicorn.socket", None)

@@ -3,7 +3,7 @@
 - Each client address may hold PER_ADDRESS Engine.IO sessions (a phone with several tabs
   needs a few); more are refused at the handshake.
 - A session that has not joined the namespace with a valid seat within JOIN_SECONDS is
-  closed: an idle websocket holds a server thread (webapp/serve.py).
+  closed: an idle websocket holds a server thread (webapp/server/serve.py).
 - Messages are paced per session (a token bucket: a phone sends one CONNECT and little
   else); a session over its pace is closed.
 - Clients may not send reserved events (`connect`, `disconnect`, ...), a second CONNECT on

@@ -13,7 +13,7 @@ could hold every thread. Here:
   and a new connection must start one within that time, or it is shut down;
 - once a request is in, the socket gets IDLE_SECONDS per read or write (longer than
   Engine.IO's ping interval, so an open websocket of a live phone never times out).
-Websockets that do not join a table are closed by webapp/sockguard.py.
+Websockets that do not join a table are closed by webapp/realtime/sockguard.py.
 
 Only the worker's public methods are extended (accept, enqueue_req, handle,
 handle_request, murder_keepalived), each calling gthread's own; a connection past its

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import secrets
 
-from ..deck import shuffled_deck
+from .deck import shuffled_deck
 from ..engine import game as engine
 
 

@@ -10,7 +10,7 @@ import time
 
 from flask import Blueprint, current_app, make_response, request
 
-from ..errors import BadRequest, Forbidden, TooLarge, TooMany, Unauthorized
+from ..tables.errors import BadRequest, Forbidden, TooLarge, TooMany, Unauthorized
 from ..realtime import cookie_name
 from ..tables import tables_of
 

@@ -34,8 +34,8 @@ from flask import current_app, has_request_context, request
 from flask.templating import Environment
 from markupsafe import Markup, escape
 
-from .. import i18n
-from ..kept import Kept
+from . import i18n
+from ..words.kept import Kept
 from ..tables import tables_of
 from . import present, regions as keys
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from ..errors import WebError
+from ..tables.errors import WebError
 from ..realtime import COOKIE_PREFIX, cookie_name
 from ..tables import CODE_ALPHABET, tables_of
 

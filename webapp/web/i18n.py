@@ -33,7 +33,7 @@ from markupsafe import Markup, escape
 COOKIE = "baraha-lang"
 LOCALES = ("en", "fil")              # what the picker offers; "en" needs no catalog
 ALIASES = {"tl": "fil"}              # Tagalog: the same language for this app
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"   # webapp/translations
 DOMAIN = "messages"
 
 def compile_po(path: Path) -> Translations:

@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, make_response, redirect, render_templa
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..engine.options import OPTIONS
-from ..errors import WebError
+from ..tables.errors import WebError
 from ..realtime import cookie_name
 from ..tables import BOT_LEVELS, tables_of
 from . import fragments, guard, present

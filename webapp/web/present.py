@@ -12,8 +12,9 @@ from functools import lru_cache
 
 from flask import current_app, has_app_context
 
-from .. import i18n, words as W
-from ..kept import Kept
+from . import i18n
+from .. import words as W
+from ..words.kept import Kept
 from ..words import settlement as S
 
 SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}

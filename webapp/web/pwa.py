@@ -21,7 +21,7 @@ from flask import (Blueprint, Response, abort, current_app, make_response, rende
                    request, url_for)
 from markupsafe import Markup
 
-from ..i18n import catalogs_digest
+from .i18n import catalogs_digest
 
 bp = Blueprint("pwa", __name__)
 
@@ -194,7 +194,7 @@ def offline():
     """In the phone's language, with the other languages beside it (the page picks)."""
     from flask_babel import force_locale, gettext
 
-    from ..i18n import LOCALES, page_lang
+    from .i18n import LOCALES, page_lang
 
     mine = page_lang()
     others = []
@@ -225,7 +225,7 @@ def _ca_path() -> str | None:
 @bp.get("/ca.crt")
 def ca_certificate():
     """The local authority's public certificate (DER), only when `serve --https` made it."""
-    from ..tls import ca_der
+    from ..server.tls import ca_der
 
     path = _ca_path()
     if not path:
@@ -239,7 +239,7 @@ def ca_certificate():
 
 @bp.get("/help/https")
 def help_https():
-    from ..tls import fingerprint
+    from ..server.tls import fingerprint
 
     path = _ca_path()
     return render_template("help/https.html", secure=request.is_secure, has_ca=bool(path),

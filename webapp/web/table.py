@@ -20,7 +20,7 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from flask_babel import gettext as _, lazy_gettext as _l
 from markupsafe import Markup
 
-from ..errors import BadRequest, Stale, Unauthorized, WebError
+from ..tables.errors import BadRequest, Stale, Unauthorized, WebError
 from ..realtime import answering_with_partial, cookie_name, nudge as push_nudge
 from ..tables import claims, tables_of
 from ..tables.language import TABLE_ACTIONS
@@ -41,7 +41,7 @@ def _setup(state) -> None:
     guard.install(state.app)
     fragments.install(state.app)
     present.install(state.app)
-    # webapp/realtime.py's push: who a socket's phone is (at its handshake), and its partial
+    # webapp/realtime/'s push: who a socket's phone is (at its handshake), and its partial
     state.app.extensions["baraha.reader"] = partials.reader
     state.app.extensions["baraha.pushed"] = partials.pushed
 
