@@ -72,6 +72,7 @@ def create_app(config: dict | None = None):
 
     from .realtime import init_realtime, notify
     from .server import hosts
+    from .server.pace import init_pace
     from .tables import Tables
     from .tables.store import Store
     from .web import api, error_pages, headers, lang, lobby, pwa, table
@@ -111,6 +112,7 @@ def create_app(config: dict | None = None):
                     linger=float(app.config["CLOSED_LINGER_SECONDS"]),
                     history=float(app.config["HISTORY_DAYS"]) * 86400)
     app.extensions["baraha.tables"] = tables
+    init_pace(app)      # requests, sockets and nudges: one rate limiter
 
     init_i18n(app)      # before the blueprints: their templates use _() and ngettext()
     for blueprint in (api.bp, lobby.bp, table.bp, pwa.bp, lang.bp):

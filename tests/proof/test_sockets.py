@@ -17,6 +17,7 @@ import requests
 import websocket  # websocket-client, python-socketio's own transport
 
 from webapp.realtime import sockguard
+from webapp.server.pace import Pace
 from webapp.tables import tables_of
 
 pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)
@@ -148,7 +149,7 @@ def test_a_join_closed_by_the_sweep_while_it_is_handled_is_one_line(caplog):
         eio = Eio()
         environ: dict = {}
 
-    guard = sockguard.Guard(Server())
+    guard = sockguard.Guard(Server(), Pace())
     guard.connect("late", {"REMOTE_ADDR": "10.0.0.9"})
     guard.connect("here", {"REMOTE_ADDR": "10.0.0.9"})
     guard.joined("here")

@@ -10,7 +10,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..engine.options import OPTIONS
 from ..tables.errors import WebError
-from ..realtime import cookie_name
+from .seats import cookie_name
 from ..tables import BOT_LEVELS, tables_of
 from . import fragments, guard, present
 
