@@ -24,7 +24,7 @@ about once a second): the median CPU of one call (thread time), next to `cache_p
 what reading 16 KB costs right after it was read and --gap ms later. On a shared virtual
 machine the core's caches are cold again within milliseconds even while this process
 runs, and every call pays for that: this is most of the gap between this benchmark's
-move and bench/load.py's (docs/OPERATIONS.md, eighth round).
+move and bench/load.py's (docs/OPERATIONS.md).
 """
 from __future__ import annotations
 

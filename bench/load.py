@@ -9,8 +9,8 @@
 The phones (bench/phones.py) do by default what the page does (static/js/ui/bridge.js):
 each socket asks for `want: "partial"` (and `changed: false`) and is pushed its seat's HTML
 partial as `view` after every change but its own moves (their POST's answer is it);
-`--fetch browser`: on `changed` each fetches its partial, the page's way before issue 14
-phase 2. Taps are the partial's own forms, posted as htmx posts them (naming the phone's
+`--fetch browser`: on `changed` each fetches its partial (a page that does not ask for
+pushes). Taps are the partial's own forms, posted as htmx posts them (naming the phone's
 socket). A phone "thinks" --think seconds (+-20%) before a move; after a hand
 everyone taps Next hand. Every phone has its own source address (127.0.0.2, 127.0.0.3,
 ...), as phones on a LAN do, so the server's per-client rate limit applies per phone.

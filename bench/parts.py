@@ -30,9 +30,8 @@ PARTS = [
     ("webapp.web.partials", "render", "a seat's partial rendered"),
     ("webapp.web.partials", "_seated", "a seat's partial: its facts and story"),
     ("socketio.server", "Server.emit", "Socket.IO emit (encode, queue)"),
-    ("webapp.web.compress", "LeanCompress.after_request", "answer compressed (gzip)"),
-    ("webapp.readhere", "ReadHere.send_queued", WRITE),
-    ("webapp.realtime.deflate", "QuickDeflate.frame_outbound", "websocket write: deflate"),
+    ("flask_compress.flask_compress", "Compress.after_request", "answer compressed (gzip)"),
+    ("simple_websocket.ws", "Base.send", WRITE),
 ]
 
 _cpu: dict[str, float] = defaultdict(float)

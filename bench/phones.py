@@ -1,8 +1,7 @@
 """bench/load.py's phones: each a Socket.IO client and an HTTP client, as a phone is.
 
 Four ways to be a phone (--fetch):
-- `push` (the default): what the page (static/js/ui/bridge.js) does since phase 2 of issue
-  14: as `browser`, but the socket asks for `auth: {code, want: "partial", changed: false}`
+- `push` (the default): what the page (static/js/ui/bridge.js) does: as `browser`, but the socket asks for `auth: {code, want: "partial", changed: false}`
   and the server pushes this seat's partial as `view` {version, html} (and no `changed`);
   no GET after a move, and a move's POST names the phone's socket (X-Baraha-Socket), so
   the server does not push the mover the partial its answer already is.

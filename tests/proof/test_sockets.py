@@ -1,4 +1,4 @@
-"""Socket.IO's own bounds (issue 11, item 1), on a live server over real sockets.
+"""Socket.IO's own bounds, on a live server over real sockets.
 
 Attacks: send the reserved `connect` event again (it once showed a seat as connected with
 no socket, and bad auth in it logged a traceback each time); flood events; open sessions

@@ -1,4 +1,4 @@
-"""The front end's server side (issue 10): the nudge (one seat's phones only, at most once
+"""The front end's server side: the nudge (one seat's phones only, at most once
 per 20 s per player), the scripts as modules with the right type and no inline scripts,
 meld help and the Call Draw reason worked out in present.py, and moves that ask first."""
 from __future__ import annotations
