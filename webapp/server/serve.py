@@ -10,7 +10,6 @@ in the data folder and a certificate for this computer's addresses: webapp/serve
 from __future__ import annotations
 
 import gc
-import importlib.util
 import os
 import socket
 import sys
@@ -126,7 +125,7 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
               "HOST_NAMES": [*names, *tls_hosts, host]}    # webapp/server/hosts.py
     if tls:
         config.update(TLS_CA=tls[2], TLS_OWN_CERT=tls[2] is None)   # /ca.crt, /help/https
-    if importlib.util.find_spec("gunicorn") is None:     # Windows
+    if sys.platform == "win32":     # no gunicorn there (pyproject.toml)
         sock.close()
         app = create_app(config)
         settle(app)
