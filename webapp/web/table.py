@@ -174,13 +174,13 @@ def join(code: str):
 
 
 @bp.get("/<code>/view")
-@seated(bearer=False, refused=lambda: _no_seat())
+@seated(bearer=False, refused=_no_seat)
 def partial(table, seat: int):
     return _partial(_view(table, seat))
 
 
 @bp.post("/<code>/act")
-@seated(bearer=False, refused=lambda: _no_seat(), first=guard.check)
+@seated(bearer=False, refused=_no_seat, first=guard.check)
 def act(table, seat: int):
     try:
         version = int(request.form.get("version", ""))
@@ -215,7 +215,7 @@ def _fail(table, seat: int, e: WebError):
 
 
 @bp.post("/<code>/seats/<int:seat>/bot")
-@seated(bearer=False, refused=lambda: _no_seat(), first=guard.check)
+@seated(bearer=False, refused=_no_seat, first=guard.check)
 def set_bot(table, me: int, seat: int):
     """The host puts a bot in a seat (a free one, or for someone who left), or takes it out."""
     level = request.form.get("level") or None
@@ -242,7 +242,7 @@ def claim(code: str, seat: int):
 
 
 @bp.post("/<code>/seats/<int:seat>/back")
-@seated(bearer=False, refused=lambda: _no_seat(), first=guard.check)
+@seated(bearer=False, refused=_no_seat, first=guard.check)
 def ask_back(table, me: int, seat: int):
     """The person whose seat a bot plays asks the host for it back."""
     if me != seat:
@@ -255,7 +255,7 @@ def ask_back(table, me: int, seat: int):
 
 
 @bp.post("/<code>/seats/<int:seat>/approve")
-@seated(bearer=False, refused=lambda: _no_seat(), first=guard.check)
+@seated(bearer=False, refused=_no_seat, first=guard.check)
 def approve(table, me: int, seat: int):
     """The host gives a seat to the phone that asked for it (or refuses, `refuse=1`)."""
     try:
@@ -269,7 +269,7 @@ def approve(table, me: int, seat: int):
 
 
 @bp.post("/<code>/nudge")
-@seated(bearer=False, refused=lambda: _no_seat(), first=guard.check)
+@seated(bearer=False, refused=_no_seat, first=guard.check)
 def nudge(table, me: int):
     """Tap the box of the player whose turn it is: their phones chime or buzz (a Socket.IO
     push to that seat's room only). At most once every NUDGE_EVERY per player."""
