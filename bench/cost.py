@@ -24,7 +24,7 @@ about once a second): the median CPU of one call (thread time), next to `cache_p
 what reading 16 KB costs right after it was read and --gap ms later. On a shared virtual
 machine the core's caches are cold again within milliseconds even while this process
 runs, and every call pays for that: this is most of the gap between this benchmark's
-move and bench/load.py's (docs/OPERATIONS.md, eighth round).
+move and bench/load.py's (docs/OPERATIONS.md).
 """
 from __future__ import annotations
 
@@ -214,7 +214,7 @@ def regions(app, table) -> dict:
     the result, another player's box, the piles and the melds, which every seat sees alike;
     the hand, the moves and the host's controls, the seat's own), and of the whole partial
     made from its kept regions (`partial`: what every seat's render costs at each version)."""
-    from webapp import i18n
+    from webapp.web import i18n
     from webapp.tables import tables_of
     from webapp.web import partials
     t = tables_of(app).get(table.code)

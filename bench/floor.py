@@ -17,13 +17,12 @@ generator before the level (`capture`): the same bytes at every version but its
 passes the turn on, pushes the other two seats the partial and answers with it, gzipped at
 Baraha's level (COMPRESS_LEVEL 1) as Baraha answers a browser.
 
-`ours` runs the transport as Baraha does (webapp/readhere.py: one thread a phone;
-webapp/outbox.py, webapp/pings.py, webapp/deflate.py); `stock` as Flask-SocketIO and
-simple-websocket come (a writer thread and a ping thread per phone, permessage-deflate at
-zlib's default level with each side's context kept). `--socket-taps` asks what taps sent
+`ours` runs the transport as Baraha does (each websocket message deflated alone:
+webapp/realtime/deflate.py); `stock` as Flask-SocketIO and simple-websocket come
+(permessage-deflate with each side's context kept). `--socket-taps` asks what taps sent
 over the phone's socket (a Socket.IO call answered with the partial) would save over a POST.
 What a move costs here is what a quicker game or template could never take away from
-Baraha's (docs/OPERATIONS.md, sixteenth round).
+Baraha's.
 """
 from __future__ import annotations
 
@@ -82,11 +81,7 @@ def make_app(config=None):
     app = Flask(__name__)
     socketio = SocketIO(app, async_mode="threading", manage_session=False)
     if not os.environ.get(STOCK):
-        from webapp import deflate, outbox, readhere
-        from webapp.pings import pinger
-        pinger.install(socketio.server.eio)
-        outbox.install(socketio.server.eio)
-        readhere.install(socketio.server.eio)
+        from webapp.realtime import deflate
         deflate.install(app)
     tables: dict[str, Table] = {}
     codes = (f"F{n:04d}" for n in itertools.count())

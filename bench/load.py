@@ -9,8 +9,8 @@
 The phones (bench/phones.py) do by default what the page does (static/js/ui/bridge.js):
 each socket asks for `want: "partial"` (and `changed: false`) and is pushed its seat's HTML
 partial as `view` after every change but its own moves (their POST's answer is it);
-`--fetch browser`: on `changed` each fetches its partial, the page's way before issue 14
-phase 2. Taps are the partial's own forms, posted as htmx posts them (naming the phone's
+`--fetch browser`: on `changed` each fetches its partial (a page that does not ask for
+pushes). Taps are the partial's own forms, posted as htmx posts them (naming the phone's
 socket). A phone "thinks" --think seconds (+-20%) before a move; after a hand
 everyone taps Next hand. Every phone has its own source address (127.0.0.2, 127.0.0.3,
 ...), as phones on a LAN do, so the server's per-client rate limit applies per phone.
@@ -30,7 +30,7 @@ phone of that table having a view at least that new (p50, p90, p99, max, in ms),
 second, memory (RSS, and per table over a fresh server's), the client's own CPU, the load
 average, and any errors. With --runs N, also the median of the N runs per T. Also: the
 socket connects tried again during the setup (a phone whose connect fails, e.g. a busy
-server that did not take its CONNECT within webapp/sockguard.py's 5 s, tries again as the
+server that did not take its CONNECT within webapp/realtime/sockguard.py's 5 s, tries again as the
 page's socket.io client does, rather than ending the level), sockets the server dropped,
 requests resent after a keep-alive close, and requests cut off by the end of the level
 (not errors). A tap made in the window counts however late its answer comes: the level
@@ -71,7 +71,7 @@ from bench import parts  # noqa: E402
 from bench.loadserver import Quota, Server  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from bench.phones import Phone, Run  # noqa: E402
-from webapp.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
+from webapp.server.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
 
 PLAYERS = {"tongits": 3, "tonk": 3}
 SERVER_CPU, LOAD_CPU = 0, 1     # with --pin (the default on two or more cores)

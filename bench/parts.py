@@ -22,7 +22,7 @@ REQUEST = "request: gunicorn's thread, all of it"
 WRITE = "websocket write: frame, deflate, send"
 # (module, attribute path, what it is), outermost first.
 PARTS = [
-    ("webapp.conns", "BoundedWorker.handle", REQUEST),
+    ("webapp.server.conns", "BoundedWorker.handle", REQUEST),
     ("flask.app", "Flask.wsgi_app", "request: Flask's part"),
     ("flask.app", "Flask.dispatch_request", "request: the view function"),
     ("webapp.tables.table", "Table.act", "move: checked, applied, stored, pushed"),
@@ -30,9 +30,8 @@ PARTS = [
     ("webapp.web.partials", "render", "a seat's partial rendered"),
     ("webapp.web.partials", "_seated", "a seat's partial: its facts and story"),
     ("socketio.server", "Server.emit", "Socket.IO emit (encode, queue)"),
-    ("webapp.web.compress", "LeanCompress.after_request", "answer compressed (gzip)"),
-    ("webapp.readhere", "ReadHere.send_queued", WRITE),
-    ("webapp.deflate", "QuickDeflate.frame_outbound", "websocket write: deflate"),
+    ("flask_compress.flask_compress", "Compress.after_request", "answer compressed (gzip)"),
+    ("simple_websocket.ws", "Base.send", WRITE),
 ]
 
 _cpu: dict[str, float] = defaultdict(float)

@@ -1,8 +1,7 @@
 """bench/load.py's phones: each a Socket.IO client and an HTTP client, as a phone is.
 
 Four ways to be a phone (--fetch):
-- `push` (the default): what the page (static/js/ui/bridge.js) does since phase 2 of issue
-  14: as `browser`, but the socket asks for `auth: {code, want: "partial", changed: false}`
+- `push` (the default): what the page (static/js/ui/bridge.js) does: as `browser`, but the socket asks for `auth: {code, want: "partial", changed: false}`
   and the server pushes this seat's partial as `view` {version, html} (and no `changed`);
   no GET after a move, and a move's POST names the phone's socket (X-Baraha-Socket), so
   the server does not push the mover the partial its answer already is.
@@ -70,7 +69,7 @@ class Phone:
 
     async def open(self) -> None:
         """Connect as the page's socket.io client does: a connection that fails (the server
-        too busy to take its CONNECT within webapp/sockguard.py's JOIN_SECONDS, a refused or
+        too busy to take its CONNECT within webapp/realtime/sockguard.py's JOIN_SECONDS, a refused or
         dropped handshake) is tried again after 1, 2, 4, 5, 5 ... s (+-50%: socket.io-client's
         reconnectionDelay, reconnectionDelayMax and randomizationFactor), without end; only a
         refusal by the server itself (no seat: `connect_error` with the socket inactive)
@@ -87,7 +86,7 @@ class Phone:
         auth = {"code": self.table} if self.run.fetch == "browser" else {"token": self.token}
         if self.run.fetch == "push":
             auth = {"code": self.table, "want": "partial", "changed": False}
-        # The socket from the phone's own address too (webapp/sockguard.py bounds the
+        # The socket from the phone's own address too (webapp/realtime/sockguard.py bounds the
         # connections per address, as it should: a LAN's phones each have their own).
         if getattr(self, "sock_http", None) is None:
             self.sock_http = aiohttp.ClientSession(

@@ -1,4 +1,4 @@
-"""Start-up time and memory do not grow with the history (issue 11, item 2).
+"""Start-up time and memory do not grow with the history.
 
     python bench/startup.py [--old 10000] [--runs 5]
 

@@ -15,15 +15,10 @@ too; False, the default: it survives the server being killed, and answers are fa
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import secrets
 import sys
 from pathlib import Path
-
-BLUEPRINTS = ("api", "hands", "lobby", "table", "evening", "pwa", "lang")     # modules of webapp/web that define `bp`
-
 
 def data_dir() -> Path:
     """Where this user's tables are kept: the platform's usual place for app data."""
@@ -56,20 +51,6 @@ def _secret_key(database: str) -> str:
     return key
 
 
-def _fewer_malloc_arenas() -> None:
-    """glibc gives threads their own malloc arenas (up to 8 per core), and every open
-    websocket is a thread here: capped at 2, a table of phones costs a third of the memory
-    (docs/OPERATIONS.md: about 0.5 MB instead of 1.1 MB per table at 50 tables), for no
-    speed we could measure. MALLOC_ARENA_MAX in the environment still wins."""
-    if not sys.platform.startswith("linux") or os.environ.get("MALLOC_ARENA_MAX"):
-        return
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6").mallopt(-8, 2)     # M_ARENA_MAX; not glibc: no libc.so.6
-    except (OSError, AttributeError):
-        pass
-
-
 def _no_sessions():
     """Baraha keeps no Flask session (seat and CSRF cookies are read as they are). Flask's
     default would still build a signing serializer and look for its cookie on every request:
@@ -89,16 +70,14 @@ def _no_sessions():
 def create_app(config: dict | None = None):
     from flask import Flask
 
-    _fewer_malloc_arenas()      # before the server starts its threads
-
-    from . import hosts
-    from .errors import WebError
-    from .i18n import init_i18n
-    from .realtime import init_realtime
-    from .web import headers
-    from .web.fragments import LeanEnvironment
-    from .store import Store
+    from .realtime import init_realtime, notify
+    from .server import hosts
+    from .server.pace import init_pace
     from .tables import Tables
+    from .tables.store import Store
+    from .web import api, error_pages, evening, hands, headers, lang, lobby, pwa, table
+    from .web.fragments import LeanEnvironment
+    from .web.i18n import init_i18n
 
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
     app.jinja_environment = LeanEnvironment    # before anything makes app.jinja_env
@@ -124,7 +103,6 @@ def create_app(config: dict | None = None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.config["DATABASE"])
 
-    from .realtime import notify
     tables = Tables(Store(app.config["DATABASE"], durable=bool(app.config["DURABLE_COMMITS"])),
                     notify=notify,
                     bot_delay=float(app.config["BOT_DELAY"]),
@@ -134,12 +112,12 @@ def create_app(config: dict | None = None):
                     linger=float(app.config["CLOSED_LINGER_SECONDS"]),
                     history=float(app.config["HISTORY_DAYS"]) * 86400)
     app.extensions["baraha.tables"] = tables
+    init_pace(app)      # requests, sockets and nudges: one rate limiter
 
     init_i18n(app)      # before the blueprints: their templates use _() and ngettext()
-    for name in BLUEPRINTS:
-        if importlib.util.find_spec(f"{__name__}.web.{name}") is not None:
-            app.register_blueprint(importlib.import_module(f"{__name__}.web.{name}").bp)
-    _install_errors(app, WebError)
+    for blueprint in (api.bp, hands.bp, lobby.bp, table.bp, evening.bp, pwa.bp, lang.bp):
+        app.register_blueprint(blueprint)
+    error_pages.install(app)
     headers.install(app)
     init_realtime(app)
     hosts.install(app)          # outermost: in front of Socket.IO too
@@ -148,48 +126,3 @@ def create_app(config: dict | None = None):
         from .tables import lifecycle
         lifecycle.start(tables, float(app.config["SWEEP_SECONDS"]))
     return app
-
-
-def _install_errors(app, WebError) -> None:
-    """JSON errors under /api/ (`{"error": "plain words"}`), plain text elsewhere."""
-    from flask import request
-    from flask_babel import gettext
-    from markupsafe import escape
-    from werkzeug.exceptions import HTTPException
-
-    from .i18n import page_lang
-
-    def answer(status: int, body: dict, headers=None, people: str | None = None):
-        """`people`: the page's words, in the phone's language (the API's stay English)."""
-        if request.path.startswith("/api/"):
-            return body, status, headers or {}
-        page = (f'<!doctype html><html lang="{page_lang()}"><title>Baraha</title>'
-                f"<p>{escape(people or body['error'])}</p>")
-        return page, status, headers or {}
-
-    @app.errorhandler(WebError)
-    def web_error(e: WebError):
-        return answer(e.status, e.body(), e.headers)
-
-    @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException):
-        words = {400: "the request is not well formed",
-                 404: "there is nothing here",
-                 405: "this address does not take that method",
-                 413: f"the request is too large ({app.config['MAX_CONTENT_LENGTH'] // 1024} KB "
-                      "at most)"}
-        custom = e.description != type(e).description     # abort(403, "plain words")
-        text = e.description if custom else words.get(e.code, e.name.lower())
-        people = None if custom else {
-            400: gettext("The request is not well formed."),
-            404: gettext("There is nothing here."),
-            405: gettext("This address does not take that method."),
-            413: gettext("The request is too large (%(kb)d KB at most).",
-                         kb=app.config["MAX_CONTENT_LENGTH"] // 1024)}.get(e.code)
-        return answer(e.code or 500, {"error": text}, people=people)
-
-    @app.errorhandler(Exception)
-    def crash(e: Exception):
-        app.logger.exception("unexpected error on %s %s", request.method, request.path)
-        return answer(500, {"error": "something went wrong on the server"},
-                      people=gettext("Something went wrong on the server."))

@@ -36,7 +36,7 @@ def export(args: argparse.Namespace) -> int:
     without a number, every finished hand of the table, one file a line."""
     import sqlite3
 
-    from .store import Store
+    from .tables.store import Store
     from .tables.history import file_text, hand_file
 
     def fail(message: str) -> int:
@@ -94,7 +94,7 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from .serve import serve as run
+    from .server.serve import serve as run
 
     try:
         port = _port(args.port)
@@ -173,24 +173,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _NO_TCACHE = "glibc.malloc.tcache_count=0"
+ARENAS = "2"
 
 
-def _no_thread_malloc_caches() -> None:
-    """Start again (exec, same arguments) with glibc's per-thread malloc caches off.
+def _lean_malloc() -> None:
+    """Start again (exec, same arguments) with glibc's malloc set for many threads.
 
-    Every open websocket holds two threads here (four when this was measured), and
-    glibc gives each thread a cache of the small blocks it freed (up to 7 per size class),
-    which only that thread reuses: with 300 phones connected that was ~20 MB held in 1,400
-    caches, a fifth of the memory of a table (bench/load.py: 867 KB per table instead of
-    1,065 at 100 tables, 1,763 instead of 2,086 at 10; CPU per move the same). The GIL lets
-    one thread allocate at a time, so the shared arenas cost no measurable speed. glibc
-    reads this setting (GLIBC_TUNABLES) only when a program starts, hence the exec; a
-    GLIBC_TUNABLES that already sets a tcache value wins."""
+    Every open websocket holds a few threads here. glibc gives threads their own arenas (up
+    to 8 a core) and each thread a cache of the small blocks it freed, which only that
+    thread reuses; with a few hundred phones both hold memory no one uses. Two arenas and
+    no per-thread caches cost no speed we could measure (the GIL lets one thread allocate
+    at a time) and a good part of a table's memory (docs/OPERATIONS.md). glibc reads
+    these only when a program starts, hence the exec; values already in the environment
+    win."""
     tunables = os.environ.get("GLIBC_TUNABLES", "")
-    if (not sys.platform.startswith("linux") or "glibc.malloc.tcache" in tunables
-            or platform.libc_ver()[0] != "glibc"):
+    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
         return
-    env = dict(os.environ, GLIBC_TUNABLES=f"{tunables}:{_NO_TCACHE}" if tunables else _NO_TCACHE)
+    env = dict(os.environ)
+    if "glibc.malloc.tcache" not in tunables:
+        env["GLIBC_TUNABLES"] = f"{tunables}:{_NO_TCACHE}" if tunables else _NO_TCACHE
+    env.setdefault("MALLOC_ARENA_MAX", ARENAS)
+    if env == dict(os.environ):
+        return
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -202,7 +206,7 @@ def _no_thread_malloc_caches() -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if argv is None and args.run is serve:      # the command line itself, not a caller's
-        _no_thread_malloc_caches()
+        _lean_malloc()
     return args.run(args)
 
 

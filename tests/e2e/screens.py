@@ -11,7 +11,7 @@ photographs Ana's screen:
     your-turn-{light,dark}.png Ana's turn, K♣ picked: the meld it lays off on glows
     result-{light,dark}.png    the end of the hand: the settlement line by line
 
-At 360x640 too (issue 10: the phones families hold):
+At 360x640 too (the phones families hold):
 
     your-turn-360-{light,dark}.png     Ana's turn after drawing, K♣ picked
     drop-confirm-360-{light,dark}.png  Tonk: Drop asks first, with the count
@@ -19,7 +19,7 @@ At 360x640 too (issue 10: the phones families hold):
     result-360-{light,dark}.png        the end of the hand: who called, answered, won and why
     settlement-360-{light,dark}.png    the settlement: the antes, each payment named
 
-In Filipino (issue 13), light, at 360x640: your-turn-360-fil.png (K♣ picked) and
+In Filipino, light, at 360x640: your-turn-360-fil.png (K♣ picked) and
 result-360-fil.png (the settlement).
 
 With --extra, also the Rules and Settings panels, 320x640 and a phone on its side

@@ -1,4 +1,4 @@
-"""The table fits the phone in your hand (issue 10.1): at 320x568, 360x640, 390x844,
+"""The table fits the phone in your hand: at 320x568, 360x640, 390x844,
 412x915 and 640x360 on its side, on your turn, every card of your hand and every move
 button shown are on screen together and uncovered (elementFromPoint at five points of
 each), with no scrolling: before drawing, after drawing, with a card picked, and with a
@@ -96,7 +96,7 @@ def test_hand_and_moves_fit_at_every_step_of_a_turn(server, ana):
     ana.screenshot(path=f"/tmp/fit-{ana.viewport_size['width']}.png")
 
 
-# Filipino words are longer (issue 13): the same turn in Filipino on the two small phones.
+# Filipino words are longer: the same turn in Filipino on the two small phones.
 FIL = [(320, 568, "fil"), (360, 640, "fil")]
 
 

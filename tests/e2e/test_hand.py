@@ -1,4 +1,4 @@
-"""Your hand (issue 10.2, 10.6, 10.8) at 360x640: the three orders (Arrange puts the best
+"""Your hand at 360x640: the three orders (Arrange puts the best
 melds first, marked), the empty slots stay at the end whatever the order (the Sort bug),
 reordering by drag and by Shift+arrows kept across pushes, and bots labelled in both games.
 """

@@ -1,5 +1,5 @@
-"""Since your turn, the settlement in plain words, and a seat moved to a new phone (issue 10,
-items 4, 5 and 7), at 360x640 and 320x568: the feed and the boxes wrap, nothing is cut off."""
+"""Since your turn, the settlement in plain words, and a seat moved to a new phone, at
+360x640 and 320x568: the feed and the boxes wrap, nothing is cut off."""
 from __future__ import annotations
 
 import pytest

@@ -203,7 +203,7 @@ CHECK = """() => {
     const target = el.matches('input[type=radio], input[type=checkbox]') ? (el.closest('label') || el) : el;
     const r = target.getBoundingClientRect();
     if (!r.width || !r.height) continue;
-    // Issue 10.1: below 360px the 13 cards of a hand share two rows with the moves on
+    // Below 360px the 13 cards of a hand share two rows with the moves on
     // one screen (cards as narrow as 36px, still 50px tall); every other control is 44px.
     const card = el.matches('#hand .pick') && window.innerWidth < 360;
     if (card ? (r.width < 36 || r.height < 50) : (r.width < 43.5 || r.height < 43.5))

@@ -1,4 +1,4 @@
-"""CLI mistakes get one line that names the problem (issue 11, item 7): a port outside
+"""CLI mistakes get one line that names the problem: a port outside
 1-65535 once printed a traceback, a missing certificate "cannot read None", and an address
 this machine does not have advice about ports."""
 from __future__ import annotations

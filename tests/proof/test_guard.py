@@ -1,6 +1,6 @@
-"""Issue 11's other attacks, each reproduced and shown to fail: huge numbers (item 3),
-foreign Host names (4), crafted names (5), and what browsers are told to run, cache and
-keep, and who may read the database (6)."""
+"""The other attacks, each reproduced and shown to fail: huge numbers, foreign Host names,
+crafted names, and what browsers are told to run, cache and keep, and who may read the
+database."""
 from __future__ import annotations
 
 import os
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from webapp import create_app, names
+from webapp import create_app
+from webapp.tables import names
 from webapp.tables import tables_of
 from webapp.web.headers import MAX_SEAT_COOKIES
 

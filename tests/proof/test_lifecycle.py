@@ -1,4 +1,4 @@
-"""One client cannot stop all new tables (issue 11, item 2), and tables have a life cycle.
+"""One client cannot stop all new tables, and tables have a life cycle.
 
 The attack: one address created 500 tables in 10 s, and from then on everyone got "too
 many open tables", for good (tables never expired, a restart did not help, codes were

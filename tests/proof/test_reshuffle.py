@@ -2,7 +2,7 @@
 
 Three phones play a twelve-card Tonk through the JSON API, drawing and discarding, until
 the stock has been rebuilt from the discard pile twice. The server fills in each
-reshuffling draw's `stock` from its secure generator (webapp/deck.py) and ignores one a
+reshuffling draw's `stock` from its secure generator (webapp/tables/deck.py) and ignores one a
 phone sends; the stored action holds it, and no answer to any seat shows it or its
 order (tests/proof/leaks.py), also after the hand is over. The pile's cards themselves were
 seen face up, so only their new order is a secret.

@@ -1,6 +1,6 @@
 """The deal is fair: every card is equally likely in every position, from the OS's randomness.
 
-The shuffles come from `webapp.deck.shuffled_deck`, the function `Table._deal` calls (checked
+The shuffles come from `webapp.tables.deck.shuffled_deck`, the function `Table._deal` calls (checked
 below with a spy on a real table). The thresholds are p < 1e-6: a fair shuffle fails about
 once in a million runs, while the classic biased shuffle (swap each card with any position)
 fails every time (checked too, so the statistic is known to be able to fail).
@@ -17,7 +17,7 @@ import pytest
 
 import webapp.tables.dealing
 from webapp import create_app
-from webapp.deck import shuffled_deck
+from webapp.tables.deck import shuffled_deck
 from webapp.tables import tables_of
 
 SHUFFLES = 24_000
@@ -231,7 +231,7 @@ def test_server_code_uses_random_only_to_seed_a_bots_choices():
     called = {n.func.id for n in ast.walk(deal) if isinstance(n, ast.Call)
               and isinstance(n.func, ast.Name)}
     assert "shuffled_deck" in called
-    deck_tree = ast.parse((WEBAPP / "deck.py").read_text())
+    deck_tree = ast.parse((WEBAPP / "tables" / "deck.py").read_text())
     assert not _imports_random(deck_tree)
     assert "SystemRandom" in ast.unparse(deck_tree)
 

@@ -1,4 +1,4 @@
-"""Held connections do not take the server down (issue 11, item 1).
+"""Held connections do not take the server down.
 
 The attack, on the real `baraha serve` (gunicorn, 1000 threads): from 127.0.0.1, hold 1200
 connections, 600 half-sent requests and 600 websockets that never join the Socket.IO

@@ -1,4 +1,4 @@
-"""Socket.IO's own bounds (issue 11, item 1), on a live server over real sockets.
+"""Socket.IO's own bounds, on a live server over real sockets.
 
 Attacks: send the reserved `connect` event again (it once showed a seat as connected with
 no socket, and bad auth in it logged a traceback each time); flood events; open sessions
@@ -16,7 +16,8 @@ import pytest
 import requests
 import websocket  # websocket-client, python-socketio's own transport
 
-from webapp import sockguard
+from webapp.realtime import sockguard
+from webapp.server.pace import Pace
 from webapp.tables import tables_of
 
 pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)
@@ -148,7 +149,7 @@ def test_a_join_closed_by_the_sweep_while_it_is_handled_is_one_line(caplog):
         eio = Eio()
         environ: dict = {}
 
-    guard = sockguard.Guard(Server())
+    guard = sockguard.Guard(Server(), Pace())
     guard.connect("late", {"REMOTE_ADDR": "10.0.0.9"})
     guard.connect("here", {"REMOTE_ADDR": "10.0.0.9"})
     guard.joined("here")
@@ -175,20 +176,22 @@ def _threads_settled(want_stable_for: float = 0.3, within: float = 5.0) -> int:
     return last
 
 
-def test_a_phone_costs_the_server_one_thread(live):
-    # Its request's thread, which runs Engine.IO's loop, reads the websocket and sends what
-    # is queued for it (webapp/readhere.py). simple-websocket's reader thread and Engine.IO's
-    # writer are never started.
+def test_a_phone_costs_the_server_a_few_threads_and_gives_them_back(live, monkeypatch):
+    # Its request's thread (Engine.IO's loop), simple-websocket's reader, Engine.IO's writer
+    # and, between pings, its ping timer: at most four, all ended when the phone leaves (the
+    # ping timer at its next ping: the interval is short here).
+    from webapp.realtime import socketio
+    monkeypatch.setattr(socketio.server.eio, "ping_interval", 0.5)
     base, code, tokens, app = live
     first = _joined(base, tokens[0])        # the server's own threads start with the first
     before = _threads_settled()
     phones = [_joined(base, tokens[i % 2]) for i in range(5)]
     try:
         held = _threads_settled() - before
-        assert held == len(phones), f"{held} threads for {len(phones)} phones"
+        assert held <= 4 * len(phones), f"{held} threads for {len(phones)} phones"
     finally:
         for ws in phones:
             ws.close()
-    assert _threads_settled() == before, "a closed phone's threads did not end"
+    assert _threads_settled() <= before, "a closed phone's threads did not end"
     assert first.connected
     first.close()

@@ -1,11 +1,10 @@
-"""webapp/conns.py's event loop (BoundedWorker.run), driven in this process on a real
-socket: a request that finishes frees its place by itself, a full worker waits for one to
-finish (it does not spin) and then takes the next connection, and stopping waits for the
-requests still running."""
+"""webapp/server/conns.py's worker, driven in this process on a real socket with gthread's own
+loop: an address's extra connections are answered 429, a half-sent request and a silent
+connection are dropped by their deadline, and a connection that closes gives its place
+back."""
 from __future__ import annotations
 
 import os
-import selectors
 import socket
 import threading
 import time
@@ -14,108 +13,78 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
 
-from webapp.conns import BoundedWorker
+from webapp.server import conns
+from webapp.server.conns import BoundedWorker
 
 pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)
 
 
-def _worker(app, connections: int):
+@pytest.fixture
+def worker(monkeypatch):
+    monkeypatch.setattr(conns, "PER_ADDRESS", 3)
+    monkeypatch.setattr(conns, "REQUEST_SECONDS", 1.0)
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+
     cfg = Config()
-    cfg.set("worker_connections", connections)
     cfg.set("threads", 8)
-    cfg.set("graceful_timeout", 5)
+    cfg.set("graceful_timeout", 2)
     listener = socket.create_server(("127.0.0.1", 0))
     w = BoundedWorker(0, os.getppid(), [listener], None, 30, cfg, Logger(cfg))
-    # What init_process does in a forked worker (its signals and app loading aside).
-    w.wsgi, w.tpool = app, w.get_thread_pool()
-    w.poller, w._lock = selectors.DefaultSelector(), threading.RLock()
-    turns = []
-    notify = w.notify
-    w.notify = lambda: (turns.append(time.monotonic()), notify())
-    loop = threading.Thread(target=w.run, daemon=True)
+    w.load_wsgi = lambda: setattr(w, "wsgi", app)       # no gunicorn app to load here
+    w.init_signals = lambda: None                       # not the main thread
+    loop = threading.Thread(target=w.init_process, daemon=True)
     loop.start()
-    return w, listener.getsockname()[1], turns, loop
-
-
-def _ask(port: int, path: str) -> socket.socket:
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
-    return s
-
-
-def _answer(s: socket.socket) -> bytes:
-    out = b""
-    while chunk := s.recv(4096):
-        out += chunk
-    s.close()
-    return out
-
-
-def test_a_full_worker_waits_for_a_request_to_end_then_takes_the_next():
-    gate = threading.Event()
-
-    def app(environ, start_response):
-        if environ["PATH_INFO"] == "/slow":     # a websocket, say: it holds its thread
-            gate.wait(10)
-        start_response("200 OK", [("Content-Length", "2")])
-        return [b"ok"]
-
-    w, port, turns, loop = _worker(app, connections=3)
-    try:
-        slow = [_ask(port, "/slow") for _ in range(2)]
-        deadline = time.monotonic() + 5
-        while len(w._running) < 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert len(w._running) == 2
-        # The third connection fills the worker (gthread counts connections): it is
-        # taken, and its request waits until a place is free.
-        fast = _ask(port, "/fast")
-        while w.nr_conns < 3 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert w.nr_conns == 3 and len(w._running) == 2
-        time.sleep(0.3)
-        before = len(turns)
-        time.sleep(1.5)
-        # Full, it waits for a request to end (at most a second a turn): no busy loop.
-        assert len(turns) - before <= 3, len(turns) - before
-        fast.settimeout(0.2)
-        try:
-            assert fast.recv(1) == b"", "answered while the worker was full"
-        except TimeoutError:
-            pass
-        fast.settimeout(10)
-        gate.set()
-        assert all(_answer(s).endswith(b"ok") for s in slow)
-        assert _answer(fast).endswith(b"ok")      # taken once a place was free
-        deadline = time.monotonic() + 5
-        while (w._running or w.nr_conns) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert not w._running and w.nr_conns == 0     # each end freed its own place
-    finally:
-        gate.set()
-        w.alive = False
-        loop.join(10)
-    assert not loop.is_alive()
-
-
-def test_stopping_waits_for_the_requests_still_running():
-    gate, ended = threading.Event(), threading.Event()
-
-    def app(environ, start_response):
-        gate.wait(10)
-        start_response("200 OK", [("Content-Length", "2")])
-        ended.set()
-        return [b"ok"]
-
-    w, port, _turns, loop = _worker(app, connections=10)
-    s = _ask(port, "/")
-    deadline = time.monotonic() + 5
-    while not w._running and time.monotonic() < deadline:
-        time.sleep(0.01)
+    yield w, listener.getsockname()[1]
     w.alive = False
-    time.sleep(1.5)         # the loop has seen it: it now waits for the request
-    assert loop.is_alive() and not ended.is_set()
-    gate.set()
     loop.join(10)
-    assert not loop.is_alive() and ended.is_set()
-    assert _answer(s).endswith(b"ok")
+
+
+def _connect(port: int) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=5)
+
+
+def _ask(s: socket.socket, path: str = "/") -> bytes:
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    got = b""
+    while not got.endswith(b"ok") and (chunk := s.recv(4096)):
+        got += chunk
+    return got
+
+
+def _ends_within(s: socket.socket, seconds: float) -> bool:
+    s.settimeout(seconds)
+    try:
+        while s.recv(4096):
+            pass
+        return True
+    except (TimeoutError, ConnectionResetError):
+        return False
+
+
+def test_an_address_holds_so_many_connections_and_then_is_refused(worker):
+    w, port = worker
+    held = [_connect(port) for _ in range(3)]
+    assert all(_ask(s).endswith(b"ok") for s in held)          # keep-alive: still open
+    extra = _connect(port)
+    assert extra.recv(4096).startswith(b"HTTP/1.1 429")
+    held.pop().close()
+    time.sleep(0.3)
+    again = _connect(port)                                      # a place was given back
+    assert _ask(again).endswith(b"ok")
+    for s in (*held, extra, again):
+        s.close()
+
+
+def test_a_silent_connection_and_a_half_sent_request_are_dropped(worker):
+    w, port = worker
+    silent, half = _connect(port), _connect(port)
+    half.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")             # never finished
+    start = time.monotonic()
+    assert _ends_within(silent, 5) and _ends_within(half, 5)
+    assert time.monotonic() - start < 4
+    fine = _connect(port)
+    assert _ask(fine).endswith(b"ok")                           # the server still answers
+    fine.close()

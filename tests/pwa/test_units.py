@@ -16,9 +16,10 @@ import pytest
 from cryptography import x509
 from cryptography.x509.verification import PolicyBuilder, Store
 
-from webapp import create_app, tls
+from webapp import create_app
+from webapp.server import tls
 from webapp.__main__ import build_parser
-from webapp.serve import _tls
+from webapp.server.serve import _tls
 from webapp.tables import tables_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -243,44 +244,6 @@ def test_text_is_gzipped(client, url):
     assert len(r.data) < len(body)
     plain = client.get(url, headers={"Accept-Encoding": "identity"})
     assert "Content-Encoding" not in plain.headers
-
-
-ENCODINGS = ["gzip, deflate", "gzip, deflate, br", "br;q=0, gzip", "gzip;q=0", "identity", "*",
-             "", "br;q=0.5, gzip;q=0.9"]
-ANSWERS = [("text/html; charset=utf-8", 200, "<p>" + "seven of hearts " * 200 + "</p>"),
-           ("application/json", 200, json.dumps({"log": ["Ana drew a card"] * 100})),
-           ("text/html; charset=utf-8", 200, "<p>short</p>"),        # under the least size
-           ("text/plain; charset=utf-8", 409, "Someone moved before your tap " * 40),
-           ("image/png", 200, "x" * 2000)]
-
-
-@pytest.mark.parametrize("encoding", ENCODINGS)
-@pytest.mark.parametrize("mimetype, status, body", ANSWERS)
-def test_the_lean_path_answers_as_flask_compress_does(app, encoding, mimetype, status, body):
-    """webapp/web/compress.py's path for answers made in memory gives what Flask-Compress's
-    whole path gives: the same encoding chosen, the same headers, the same body."""
-    from flask import Response
-    from flask_compress import Compress
-
-    from webapp.web.compress import LeanCompress
-    compress = app.extensions["compress"]
-    assert isinstance(compress, LeanCompress)
-    got = []
-    for after in (compress.after_request, lambda r: Compress.after_request(compress, r)):
-        with app.test_request_context("/t/ABCD/view", headers={"Accept-Encoding": encoding}):
-            resp = after(Response(body, status, content_type=mimetype, headers={"Vary": "Cookie"}))
-            got.append((resp.status_code, resp.headers.get("Content-Encoding"),
-                        resp.headers.get("Content-Length"), resp.headers["Vary"],
-                        decoded(resp.headers.get("Content-Encoding"), resp.get_data())))
-    assert got[0] == got[1]     # (gzip's bytes hold the second they were made: compared decoded)
-    assert got[0][4] == body
-    if encoding == "gzip, deflate" and len(body) > 500 and mimetype != "image/png" and status == 200:
-        assert got[0][1] == "gzip"
-
-
-def decoded(encoding: str | None, data: bytes) -> str:
-    import brotli
-    return {"gzip": gzip.decompress, "br": brotli.decompress, None: bytes}[encoding](data).decode()
 
 
 def test_fingerprinted_files_are_cached_for_a_year(client):

@@ -8,7 +8,7 @@ punctuation are set aside, shows words that skip translation: a string not wrapp
 or wrapped but missing from messages.pot.
 
 PAGES lists what is rendered: (what, how) where how(env) returns the HTML. To check more
-(issue 13, phase 2: the table mid-hand, its partial, the result), add entries here.
+(the table mid-hand, its partial, the result), add entries here.
 """
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def test_the_templates_escape_as_markupsafe_does():
 
 def test_words_with_values_are_filled_as_markup_would():
     from markupsafe import Markup
-    from webapp import i18n
+    from webapp.web import i18n
     for words, values in (("%(name)s's turn", {"name": "<Ana>"}),
                           ("%(name)s's turn", {"name": Markup("<b>Ana</b>")}),
                           ("Stock: %(num)d cards", {"num": 12}),
@@ -64,43 +64,14 @@ def test_words_with_values_are_filled_as_markup_would():
         assert i18n._fill(words, values) == Markup(words) % values
 
 
-def test_websocket_messages_are_deflated_at_the_quick_level(tmp_path):
-    import simple_websocket.ws
-    import zlib
-    from wsproto.frame_protocol import FrameProtocol
-    from webapp import deflate
-    create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True})
-    assert simple_websocket.ws.PerMessageDeflate is deflate.QuickDeflate
-    ext = deflate.QuickDeflate(server_no_context_takeover=True, client_no_context_takeover=True)
-    ext._enabled = True
-    frames = FrameProtocol(client=False, extensions=[ext])
-    message = "42" + '["view",{"html":"' + "<span class=\"card\">7♥</span>" * 300 + '"}]'
-    sent = frames.send_data(message, True)
-    c = zlib.compressobj(deflate.LEVEL, zlib.DEFLATED, -15)
-    body = (c.compress(message.encode()) + c.flush(zlib.Z_SYNC_FLUSH))[:-4]
-    assert sent.endswith(body) and len(sent) < len(message) // 5
-    assert sent[0] & 0x40       # RSV1: compressed
-
-
-def test_a_short_websocket_message_goes_as_it_is_and_a_browser_reads_both():
-    from wsproto import ConnectionType, WSConnection
-    from wsproto.events import AcceptConnection, Request, TextMessage
-    from wsproto.extensions import PerMessageDeflate
-    from webapp import deflate
-    server = WSConnection(ConnectionType.SERVER)
-    phone = WSConnection(ConnectionType.CLIENT)     # stands for the browser: wsproto's own
-    offer = PerMessageDeflate(server_no_context_takeover=True, client_no_context_takeover=True)
-    server.receive_data(phone.send(Request(host="h", target="/socket.io/", extensions=[offer])))
-    assert isinstance(next(server.events()), Request)
-    phone.receive_data(server.send(AcceptConnection(extensions=[deflate.QuickDeflate()])))
-    assert isinstance(next(phone.events()), AcceptConnection)
-    changed = '42["changed",{"version":12}]'
-    view = "42" + '["view",{"html":"' + "<span>7♥</span>" * 300 + '"}]'
-    short, long = server.send(TextMessage(changed)), server.send(TextMessage(view))
-    assert not short[0] & 0x40 and short.endswith(changed.encode())   # RSV1 clear, as it is
-    assert long[0] & 0x40 and len(long) < len(view) // 5
-    phone.receive_data(short + long)
-    assert [e.data for e in phone.events()] == [changed, view]
+def test_websocket_offers_ask_for_each_message_compressed_alone():
+    from webapp.realtime import deflate
+    assert deflate.without_takeover("permessage-deflate; client_max_window_bits") == (
+        "permessage-deflate; client_max_window_bits; server_no_context_takeover; "
+        "client_no_context_takeover")
+    given = "permessage-deflate; server_no_context_takeover, x-other"
+    assert deflate.without_takeover(given) == (
+        "permessage-deflate; server_no_context_takeover; client_no_context_takeover, x-other")
 
 
 def test_table_addresses_are_url_for_under_any_root(tmp_path):

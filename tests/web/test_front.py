@@ -1,4 +1,4 @@
-"""The front end's server side (issue 10): the nudge (one seat's phones only, at most once
+"""The front end's server side: the nudge (one seat's phones only, at most once
 per 20 s per player), the scripts as modules with the right type and no inline scripts,
 meld help and the Call Draw reason worked out in present.py, and moves that ask first."""
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from webapp.engine.cards import parse
-from webapp.web import present, table as table_pages
+from webapp.server.pace import pace_of
+from webapp.web import present
 
 from .test_pages import DRAW, HX, create, sit, token_of
 
@@ -42,12 +43,11 @@ def test_a_nudge_reaches_only_the_phones_of_the_player_to_move(three, socket_cli
     assert r.status_code == 204
     assert "Cy" in r.headers["HX-Trigger"]
     assert [len(nudged(p)) for p in phones] == [0, 0, 1]
-    # At most once per 20 s per player, whoever asks; then again.
-    now = table_pages.time.monotonic()
+    # At most once per 20 s per player, whoever asks; then again (the count forgotten).
     again = nudge(ben, code)
     assert again.status_code == 429 and "Cy was nudged a moment ago" in again.get_data(as_text=True)
     assert nudged(phones[2]) == []
-    monkeypatch.setattr(table_pages.time, "monotonic", lambda: now + table_pages.NUDGE_EVERY + 1)
+    pace_of(ana.application).clear()
     assert nudge(ben, code).status_code == 204
     assert len(nudged(phones[2])) == 1
     # Nobody nudges themselves; no nudge without the page's token.

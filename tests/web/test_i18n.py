@@ -16,7 +16,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from flask import render_template_string
 
-from webapp import i18n, tls
+from webapp.web import i18n
+from webapp.server import tls
 from webapp.engine.cards import parse
 from webapp.tables import tables_of
 from webapp.words import log_lines

@@ -1,10 +1,10 @@
-"""webapp/kept.py: a bounded map that keeps what is asked for again."""
+"""webapp/words/kept.py: a bounded map that keeps what is asked for again."""
 from __future__ import annotations
 
 import gc
 
 from webapp import create_app
-from webapp.kept import Kept
+from webapp.words.kept import Kept
 
 
 def test_a_kept_map_stays_within_its_bound_and_keeps_what_is_used_again():
@@ -32,7 +32,7 @@ def test_a_kept_maps_bound_can_follow_the_tables_in_memory():
 
 
 def test_settling_compiles_every_template_and_freezes_what_start_up_made(tmp_path):
-    from webapp.serve import FULL_AFTER, settle
+    from webapp.server.serve import FULL_AFTER, settle
     app = create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True})
     env = app.jinja_env
     names = env.list_templates(filter_func=lambda n: n.endswith(".html"))

@@ -7,7 +7,7 @@ import pytest
 
 import webapp.tables.turns
 from webapp import data_dir
-from webapp.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
+from webapp.tables.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
 from webapp.tables import clean_name, tables_of
 
 

@@ -6,7 +6,7 @@ import jinja2
 import pytest
 from flask.templating import Environment
 
-from webapp.i18n import translate, translate_plural
+from webapp.web.i18n import translate, translate_plural
 
 
 def stock(app):

@@ -111,7 +111,7 @@ def test_a_second_language_is_a_catalog_not_code():
 
 
 def test_the_last_events_alone_give_the_tail_of_the_story_and_kept_sentences_the_same_words():
-    from webapp.kept import Kept
+    from webapp.words.kept import Kept
 
     # A Draw over a seat that never opened (an automatic fold), the stock's last card, an
     # ending: the tail of the whole story, whatever the cut.

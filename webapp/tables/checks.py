@@ -9,9 +9,8 @@ from ..engine import game as engine
 from ..engine.actions import Action
 from ..engine.errors import BadAction, BadSetup
 from ..engine.options import resolve
-from .. import names
-from ..errors import BadRequest, Illegal
-from . import match
+from . import match, names
+from .errors import BadRequest, Illegal
 from .language import TABLE_ACTIONS, TableAction
 
 NAME_MAX = names.NAME_MAX
@@ -31,7 +30,7 @@ def request_key(seat: int, version: int, action: dict) -> str:
 
 
 def clean_name(name) -> str:
-    return names.clean(name)     # webapp/names.py: NFKC, nothing invisible, no labels
+    return names.clean(name)     # webapp/tables/names.py: NFKC, nothing invisible, no labels
 
 
 def check_seat(seat, players: int) -> None:

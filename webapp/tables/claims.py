@@ -8,7 +8,7 @@ requests are not journaled: after a restart a phone asks again.
 """
 from __future__ import annotations
 
-from ..errors import Conflict, Illegal
+from .errors import Conflict, Illegal
 from .checks import check_seat
 from .language import check_host
 from .seats import hash_token, new_token

@@ -4,7 +4,7 @@ from __future__ import annotations
 import secrets
 import time
 
-from ..deck import shuffled_deck
+from .deck import shuffled_deck
 from ..engine import game as engine
 from .seal import new_salt
 

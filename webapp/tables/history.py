@@ -14,7 +14,7 @@ import time
 
 from ..engine import scenario
 from ..engine.cards import texts
-from ..errors import Conflict, NotFound
+from .errors import Conflict, NotFound
 from . import seal
 from .language import TABLE_ACTIONS
 

@@ -4,8 +4,8 @@ action, when it is offered in `legal`, what it checks, and what it does once jou
 checks.parse_action, the journal and the view all go through TABLE_ACTIONS."""
 from __future__ import annotations
 
-from ..errors import Forbidden, Illegal
 from . import match
+from .errors import Forbidden, Illegal
 
 NOT_DEALT = "the first hand has not been dealt yet: it starts when every seat is taken"
 

@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 
-from ..errors import WebError
+from .errors import WebError
 
 log = logging.getLogger("baraha")
 

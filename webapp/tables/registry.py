@@ -7,7 +7,7 @@ import threading
 import time
 
 from ..engine.errors import EngineError
-from ..errors import NotFound, TooMany
+from .errors import NotFound, TooMany
 from . import journal, lifecycle, turns
 from .checks import check_bots, check_setup
 from .seats import TokenIndex

@@ -7,11 +7,11 @@ import logging
 import threading
 import time
 
-from ..deck import with_stock
+from .deck import with_stock
 from ..engine import game as engine
 from ..engine.errors import IllegalAction
-from .. import names
-from ..errors import Closed, Conflict, Illegal, Stale, Unauthorized
+from . import names
+from .errors import Closed, Conflict, Illegal, Stale, Unauthorized
 from ..words import seat_name
 from . import dealing, journal, match, turns
 from .checks import canonical, check_level, check_seat, check_version, clean_name, \

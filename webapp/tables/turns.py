@@ -7,7 +7,7 @@ import secrets
 import threading
 
 from ..bots import choose as _choose
-from ..deck import with_stock
+from .deck import with_stock
 from ..engine import game as engine
 from ..engine.actions import Action
 from . import dealing

@@ -5,56 +5,33 @@ from the token (`Authorization: Bearer TOKEN`, or the `baraha_<CODE>` cookie set
 """
 from __future__ import annotations
 
-import threading
-import time
-
 from flask import Blueprint, current_app, make_response, request
 
-from ..errors import BadRequest, Forbidden, TooLarge, TooMany, Unauthorized
-from ..realtime import cookie_name
+from ..server.pace import burst_over, pace_of
 from ..tables import tables_of
+from ..tables.errors import BadRequest, Forbidden, TooLarge, TooMany
+from .guard import same_origin
+from .seats import cookie_name, seated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 COOKIE_AGE = 30 * 24 * 3600     # a month: rejoin the same seat after the phone sleeps
 
 
-class Buckets:
-    """A token bucket per client address: `rate` requests a second, bursts up to `burst`."""
-
-    def __init__(self, rate: float, burst: int):
-        self.rate, self.burst = rate, burst
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
-
-    def take(self, key: str) -> bool:
-        now = time.monotonic()
-        with self._lock:
-            tokens, last = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
-            ok = tokens >= 1
-            self._buckets[key] = (tokens - 1 if ok else tokens, now)
-            if len(self._buckets) > 10_000:     # forget clients whose bucket is full again
-                full = [k for k, (t, at) in self._buckets.items()
-                        if t + (now - at) * self.rate >= self.burst]
-                for k in full:
-                    del self._buckets[k]
-            return ok
-
-
 @bp.record_once
 def _setup(state) -> None:
     rate = state.app.config.get("RATE_LIMIT")
-    state.app.extensions["baraha.buckets"] = Buckets(*rate) if rate else None
+    state.app.extensions["baraha.request_pace"] = burst_over(*rate) if rate else None
 
 
 @bp.before_app_request
 def _pace():
     """Every client's pace, on the pages and their form posts as on the API (static files
     aside): one phone flooding the server gets 429 (plain words, Retry-After) and the others
-    play on. Registered here so that the pages and the API share one bucket per client."""
-    buckets = current_app.extensions.get("baraha.buckets")
-    if buckets and request.endpoint != "static" and not buckets.take(request.remote_addr or "?"):
+    play on. Registered here so that the pages and the API share one count per client."""
+    limit = current_app.extensions.get("baraha.request_pace")
+    if limit is not None and request.endpoint != "static" \
+            and not pace_of(current_app).allow(limit, "request", request.remote_addr or "?"):
         raise TooMany()
 
 
@@ -63,10 +40,8 @@ def _guard():
     """Before any API work: the body's size, the page's origin (the pace: `_pace`)."""
     if (request.content_length or 0) > current_app.config["MAX_CONTENT_LENGTH"]:
         raise _too_large()
-    if request.method == "POST":
-        origin = request.headers.get("Origin")
-        if origin is not None and origin.rstrip("/") != f"{request.scheme}://{request.host}":
-            raise Forbidden("this request came from another site, so it was refused")
+    if request.method == "POST" and not same_origin():
+        raise Forbidden("this request came from another site, so it was refused")
 
 
 def _too_large() -> TooLarge:
@@ -102,23 +77,6 @@ def _bounded(body: dict) -> None:
         raise BadRequest("options: too many house rules (each game has a handful)")
 
 
-def _seat(table) -> int:
-    header = request.headers.get("Authorization")
-    if header is not None:
-        scheme, _, token = header.strip().partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthorized("the Authorization header must read 'Bearer TOKEN'")
-        return table.seat_of(token.strip())
-    token = request.cookies.get(cookie_name(table.code))
-    if not token:
-        raise Unauthorized("this needs your seat's token (Authorization: Bearer TOKEN, "
-                           "or the cookie set when you joined)")
-    return table.seat_of(token)
-
-
-seat_of_request = _seat     # the other API modules' way to the token's seat
-
-
 @bp.post("/tables")
 def create_table():
     body = _body()
@@ -141,15 +99,14 @@ def join(code: str):
 
 
 @bp.get("/tables/<code>")
-def view(code: str):
-    table = tables_of(current_app).get(code)
-    return table.view(_seat(table))
+@seated()
+def view(table, seat: int):
+    return table.view(seat)
 
 
 @bp.post("/tables/<code>/actions")
-def act(code: str):
-    table = tables_of(current_app).get(code)
-    seat = _seat(table)
+@seated()
+def act(table, seat: int):
     body = _body()
     return table.act(seat, body.get("version"), body.get("action"))
 
@@ -157,10 +114,9 @@ def act(code: str):
 # Additions to API.md: the host's controls.
 
 @bp.post("/tables/<code>/seats/<int:seat>/bot")
-def set_bot(code: str, seat: int):
+@seated()
+def set_bot(table, by: int, seat: int):
     """{"level": "easy"|"normal"|"hard"} puts a bot in the seat; {"level": null} takes it out."""
-    table = tables_of(current_app).get(code)
-    by = _seat(table)
     body = _body()
     if "level" not in body:
         raise BadRequest('level: say which bot ("easy", "normal", "hard"), or null for a person')
@@ -168,6 +124,6 @@ def set_bot(code: str, seat: int):
 
 
 @bp.post("/tables/<code>/close")
-def close(code: str):
-    table = tables_of(current_app).get(code)
-    return table.close(by=_seat(table))
+@seated()
+def close(table, seat: int):
+    return table.close(by=seat)

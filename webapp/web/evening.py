@@ -5,28 +5,19 @@ come from tables/history.py and tables/report.py, the words from webapp/words li
 table's own story. A hand still in play is never shown here (history refuses it)."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, make_response, render_template, request
+from flask import Blueprint, make_response, render_template, request
 from flask_babel import gettext as _
 
 from ..engine import game as engine
 from ..engine.actions import Action
 from ..engine.cards import parse, texts
 from ..engine.views import event_for, result_of
-from ..errors import Unauthorized
-from ..realtime import cookie_name
-from ..tables import history, report, seal, tables_of
+from ..tables import history, report, seal
 from .. import words as W
 from . import chart, present
+from .seats import seated
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
-
-
-def _table_and_seat(code: str):
-    table = tables_of(current_app).get(code)
-    token = request.cookies.get(cookie_name(table.code))
-    if not token:
-        raise Unauthorized("this needs your seat at this table: join it first")
-    return table, table.seat_of(token)
 
 
 def _names(table) -> list[dict]:
@@ -45,8 +36,8 @@ def _html(body: str):
 
 
 @bp.get("/<code>/hands")
-def hands(code: str):
-    table, seat = _table_and_seat(code)
+@seated(bearer=False)
+def hands(table, seat: int):
     listed = history.hands(table)
     view = {"game": table.game, "seat": seat, "players": _names(table), "code": table.code}
     return _html(render_template("table/_hands.html", view=view, hands=listed[::-1],
@@ -78,8 +69,8 @@ def step_view(table, doc: dict, step: int, seat: int) -> dict:
 
 
 @bp.get("/<code>/hands/<int:number>")
-def replay(code: str, number: int):
-    table, seat = _table_and_seat(code)
+@seated(bearer=False)
+def replay(table, seat: int, number: int):
     doc = history.file_of(table, number)
     total = len(doc["actions"])
     try:
@@ -102,8 +93,8 @@ def replay(code: str, number: int):
 
 
 @bp.get("/<code>/match")
-def match_screen(code: str):
-    table, seat = _table_and_seat(code)
+@seated(bearer=False)
+def match_screen(table, seat: int):
     rep = report.report(table)
     view = {"game": table.game, "seat": seat, "players": _names(table), "code": table.code}
     svg = chart.running_totals([p["running"] for p in rep["players"]], rep["hands"],

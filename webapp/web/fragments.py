@@ -26,20 +26,16 @@ past ASCII as references (`narrow`: one byte a character, and UTF-8 as it is).
 """
 from __future__ import annotations
 
-from collections import ChainMap
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
-from types import FunctionType
 
 from flask import current_app, has_request_context, request
 from flask.templating import Environment
-from jinja2 import Template
-from jinja2.runtime import Context, new_context
 from markupsafe import Markup, escape
 
-from .. import i18n
-from ..kept import Kept
+from . import i18n
+from ..words.kept import Kept
 from ..tables import tables_of
 from . import present, regions as keys
 
@@ -87,58 +83,15 @@ def lean_escape(value) -> Markup:
     return escape(value)
 
 
-class FlatGlobals(Template):
-    """A template whose contexts copy its globals as one dict. Jinja keeps them as a
-    ChainMap over the environment's, and a new context (every include, region, macro
-    module) copies that key by key in Python: ~70 us for our 54 globals, more than most
-    regions take to render. Flattened at each context, so later changes still count.
-    Its {{ }} escape with lean_escape (the compiled template's own `escape`)."""
-
-    @classmethod
-    def _from_namespace(cls, environment, namespace, globals):
-        namespace["escape"] = lean_escape
-        return super()._from_namespace(environment, namespace, globals)
-
-    def new_context(self, vars=None, shared=False, locals=None):
-        found = self.globals
-        if isinstance(found, ChainMap):
-            flat: dict = {}
-            for layer in reversed(found.maps):
-                flat.update(layer)
-            found = flat
-        return new_context(self.environment, self.name, self.blocks, vars, shared, found, locals)
-
-
 _DICT_NAMES = frozenset(dir(dict))
 
 
-class LeanContext(Context):
-    """Jinja's context with a quick call for plain functions (the templates' helpers, _()):
-    Jinja asks every callable twice whether it wants the context passed in (hasattr, which
-    fails with an exception inside for a plain function); a plain function without
-    jinja_pass_arg is called at once, and everything else as Jinja does."""
-
-    def call(__self, __obj, *args, **kwargs):  # noqa: N805 (Jinja's own signature)
-        if type(__obj) is FunctionType and "jinja_pass_arg" not in __obj.__dict__ \
-                and "_loop_vars" not in kwargs and "_block_vars" not in kwargs:
-            try:
-                return __obj(*args, **kwargs)
-            except StopIteration:       # as Jinja's own call: undefined, not an error
-                return __self.environment.undefined(
-                    "value was undefined because a callable raised a StopIteration exception")
-        return Context.call(__self, __obj, *args, **kwargs)
-
-
 class LeanEnvironment(Environment):
-    """Jinja with four things made cheap: the globals (`FlatGlobals`), a call of a plain
-    function (`LeanContext`), templates by name, and `view.players`. Jinja tries the
+    """Jinja with two things made cheap: templates by name, and `view.players`. Jinja tries the
     attribute first, and a plain dict has none but its methods, so every dot on a view
     raised and caught an AttributeError (a partial has a few hundred); here the key is read
     at once. The same answer, for plain dicts only: their methods' names still mean the
     methods."""
-
-    template_class = FlatGlobals
-    context_class = LeanContext
 
     def get_template(self, name, parent=None, globals=None):
         # Templates never change while the server runs (no auto-reload): a plain dict,

@@ -2,25 +2,23 @@
 hands, and each one's file, for that table's seats only (a token or the seat cookie)."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, make_response, request
+from flask import Blueprint, make_response, request
 
-from ..tables import history, report, tables_of
-from .api import seat_of_request
+from ..tables import history, report
+from .seats import seated
 
 bp = Blueprint("hands", __name__, url_prefix="/api")
 
 
 @bp.get("/tables/<code>/hands")
-def hand_list(code: str):
-    table = tables_of(current_app).get(code)
-    seat_of_request(table)
+@seated()
+def hand_list(table, seat: int):
     return {"hands": history.hands(table)}
 
 
 @bp.get("/tables/<code>/hands/<int:number>")
-def hand_file(code: str, number: int):
-    table = tables_of(current_app).get(code)
-    seat_of_request(table)
+@seated()
+def hand_file(table, seat: int, number: int):
     doc = history.file_of(table, number)
     if request.args.get("download"):
         resp = make_response(history.file_text(doc))
@@ -32,9 +30,8 @@ def hand_file(code: str, number: int):
 
 
 @bp.get("/tables/<code>/match")
-def match_report(code: str):
+@seated()
+def match_report(table, seat: int):
     """An addition: the match being played (or just over) at a glance, as the match screen
     shows it: each seat's total and running totals, hands won and how, the biggest hand."""
-    table = tables_of(current_app).get(code)
-    seat_of_request(table)
     return report.report(table)

@@ -15,24 +15,15 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from ..errors import WebError
-from ..realtime import COOKIE_PREFIX, cookie_name
-from ..tables import CODE_ALPHABET, tables_of
+from ..tables import tables_of
+from ..tables.errors import WebError
+from .seats import COOKIE_PREFIX, cookie_name, seat_tokens
 
 MAX_SEAT_COOKIES = 12       # a phone at a dozen live tables at once is plenty
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self' {ws}; manifest-src 'self'; worker-src 'self'; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-
-
-def _seat_cookies() -> list[str]:
-    out = []
-    for name in request.cookies:
-        code = name[len(COOKIE_PREFIX):]
-        if name.startswith(COOKIE_PREFIX) and len(code) == 4 and set(code) <= set(CODE_ALPHABET):
-            out.append(code)
-    return out
 
 
 def _live(code: str) -> bool:
@@ -43,7 +34,7 @@ def _live(code: str) -> bool:
 
 
 def _tidy_seat_cookies(resp) -> None:
-    sent = _seat_cookies()
+    sent = list(seat_tokens(request.cookies))
     if not sent:
         return
     setting = {c.split("=", 1)[0] for c in resp.headers.getlist("Set-Cookie")}

@@ -1,9 +1,9 @@
-"""The language picker of Settings: a cookie for this phone (webapp/i18n.py reads it)."""
+"""The language picker of Settings: a cookie for this phone (webapp/web/i18n.py reads it)."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, request
 
-from ..i18n import COOKIE, LOCALES
+from .i18n import COOKIE, LOCALES
 from . import guard
 
 bp = Blueprint("i18n", __name__)     # the name templates know: url_for("i18n.choose")

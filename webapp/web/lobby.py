@@ -9,8 +9,8 @@ from flask import Blueprint, current_app, make_response, redirect, render_templa
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..engine.options import OPTIONS as RULE_BOOK
-from ..errors import WebError
-from ..realtime import cookie_name
+from ..tables.errors import WebError
+from .seats import cookie_name
 from ..tables import BOT_LEVELS, tables_of
 from ..tables.match import OPTIONS as MATCH
 from . import fragments, guard, present

@@ -8,7 +8,7 @@ as a hole (fragments.CSRF) filled in for each phone; a new version simply makes 
 (old ones age out). The POST's answer and the socket push of the same seat then cost one
 render, not two.
 
-The push (docs/API.md, `want: "partial"`): webapp/realtime.py remembers a connection that
+The push (docs/API.md, `want: "partial"`): webapp/realtime/ remembers a connection that
 asked for it with the Reader of its handshake (`reader()` in that request), and after each
 change sends it `view` {version, html}: `pushed()` makes that seat's partial for that
 Reader, with no request of its own.
@@ -20,8 +20,8 @@ from typing import NamedTuple
 from flask import current_app, g, render_template, request
 from flask_babel import get_locale
 
-from .. import i18n
-from ..errors import WebError
+from . import i18n
+from ..tables.errors import WebError
 from ..tables import claims, tables_of
 from . import fragments, guard, present
 
@@ -99,7 +99,7 @@ def render(view, phone: Reader) -> str:
     return html.replace(fragments.CSRF, phone.csrf)
 
 
-# ---- the push (webapp/realtime.py keeps who asked for it, and sends it) --------------
+# ---- the push (webapp/realtime/ keeps who asked for it, and sends it) --------------
 
 def pushed(app, code: str, seat: int, phone: Reader) -> tuple[str, int]:
     """The partial of `seat` for a connection that asked for it (`phone`: the Reader of its

@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from flask.globals import _cv_app
+from flask import current_app, has_app_context
 
-from .. import i18n, words as W
+from . import i18n
+from .. import words as W
 from ..engine.cards import parse
 from ..engine.melds import extensions
-from ..kept import Kept
+from ..words.kept import Kept
 from ..words import settlement as S
 
 SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
@@ -91,8 +92,8 @@ def meld_label(texts) -> str:
 
 
 def _translate():
-    ctx = _cv_app.get(None)
-    return (ctx.app.extensions.get("baraha.translate") if ctx is not None else None) or W.english
+    found = current_app.extensions.get("baraha.translate") if has_app_context() else None
+    return found or W.english
 
 
 def _words(view: dict, spoken: bool = False) -> W.Words:
@@ -105,8 +106,7 @@ def _words(view: dict, spoken: bool = False) -> W.Words:
     found = _WORDS.get(key)
     if found is not None and found.view is view:     # it holds the view: its id is not reused
         return found
-    app = _cv_app.get(None)
-    kept = app.app.extensions["baraha.fragments"] if app is not None else {}
+    kept = current_app.extensions["baraha.fragments"] if has_app_context() else {}
     memo, told = kept.get("lines"), kept.get("told")
     card, cards = (card_name, cards_spoken) if spoken else (card_label, cards_label)
     words = W.Words(view, viewer=view.get("seat"), card=card, cards=cards, translate=_translate(),

@@ -8,8 +8,7 @@ authority's certificate; compression and long-lived, fingerprinted static files.
 - `/sw.js` is rendered from templates/pwa/sw.js with the app shell's URLs and a version
   that is a hash of every static file and of the shell's templates: any change makes a
   new service worker, which drops the old cache.
-- Responses are compressed (brotli or gzip) by flask-compress when it is installed (the
-  answers made in memory by its lean path: webapp/web/compress.py).
+- Responses are compressed (brotli or gzip) by Flask-Compress, through its settings.
 """
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ from flask import (Blueprint, Response, abort, current_app, make_response, rende
                    request, url_for)
 from markupsafe import Markup
 
-from ..i18n import catalogs_digest
+from .i18n import catalogs_digest
 
 bp = Blueprint("pwa", __name__)
 
@@ -108,11 +107,7 @@ def init_compress(app) -> None:
     Flask streams: gzip is allowed for streams too, for browsers without brotli."""
     if app.extensions.get("compress"):
         return
-    try:
-        from .compress import LeanCompress
-    except ImportError:     # a dependency; an environment installed before it still serves
-        app.logger.warning("flask-compress is not installed: responses are sent uncompressed")
-        return
+    from flask_compress import Compress
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "gzip"])
     # The lowest levels: a partial of 20 KB is 4 KB at gzip 1 (0.2 ms) and 3.3 KB at gzip 6
@@ -124,7 +119,7 @@ def init_compress(app) -> None:
     mimetypes = ["text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
                  "application/json", "application/manifest+json", "image/svg+xml"]
     app.config.setdefault("COMPRESS_MIMETYPES", mimetypes)
-    app.extensions["compress"] = LeanCompress(app)
+    app.extensions["compress"] = Compress(app)
 
 
 # ---- the installable app ---------------------------------------------------------------
@@ -199,7 +194,7 @@ def offline():
     """In the phone's language, with the other languages beside it (the page picks)."""
     from flask_babel import force_locale, gettext
 
-    from ..i18n import LOCALES, page_lang
+    from .i18n import LOCALES, page_lang
 
     mine = page_lang()
     others = []
@@ -230,7 +225,7 @@ def _ca_path() -> str | None:
 @bp.get("/ca.crt")
 def ca_certificate():
     """The local authority's public certificate (DER), only when `serve --https` made it."""
-    from ..tls import ca_der
+    from ..server.tls import ca_der
 
     path = _ca_path()
     if not path:
@@ -244,7 +239,7 @@ def ca_certificate():
 
 @bp.get("/help/https")
 def help_https():
-    from ..tls import fingerprint
+    from ..server.tls import fingerprint
 
     path = _ca_path()
     return render_template("help/https.html", secure=request.is_secure, has_ca=bool(path),

@@ -10,8 +10,6 @@ on screen but the toast.
 from __future__ import annotations
 
 import json
-import threading
-import time
 from functools import lru_cache
 
 import segno
@@ -20,18 +18,18 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from flask_babel import gettext as _, lazy_gettext as _l
 from markupsafe import Markup
 
-from ..errors import BadRequest, Stale, Unauthorized, WebError
-from ..realtime import answering_with_partial, cookie_name, nudge as push_nudge
+from ..realtime import answering_with_partial, nudge as push_nudge
+from ..server.pace import pace_of, per_seconds
 from ..tables import claims, tables_of
+from ..tables.errors import BadRequest, Stale, Unauthorized, WebError
 from ..tables.language import TABLE_ACTIONS
 from . import fragments, guard, partials, present
 from .lobby import GAMES, rules_for, set_seat_cookie
+from .seats import seat_token, seated
 
 bp = Blueprint("table", __name__, url_prefix="/t")
 
-NUDGE_EVERY = 20.0     # seconds: at most one nudge per player in that time, from anyone
-_nudged: dict[tuple[str, int], float] = {}      # (code, seat) -> monotonic time of the last
-_nudge_lock = threading.Lock()
+NUDGE_EVERY = per_seconds(1, 20)    # at most one nudge per player in 20 s, from anyone
 STALE_WORDS = _l("Someone moved before your tap arrived; here is the table as it is now.")
 NO_SEAT_WORDS = _l("This browser has no seat at this table: reload the page to join.")
 
@@ -41,7 +39,7 @@ def _setup(state) -> None:
     guard.install(state.app)
     fragments.install(state.app)
     present.install(state.app)
-    # webapp/realtime.py's push: who a socket's phone is (at its handshake), and its partial
+    # webapp/realtime/'s push: who a socket's phone is (at its handshake), and its partial
     state.app.extensions["baraha.reader"] = partials.reader
     state.app.extensions["baraha.pushed"] = partials.pushed
 
@@ -51,13 +49,17 @@ def _is_htmx() -> bool:
 
 
 def _seat(table) -> int | None:
-    token = request.cookies.get(cookie_name(table.code))
+    token = seat_token(table.code)
     if not token:
         return None
     try:
         return table.seat_of(token)
     except Unauthorized:
         return None
+
+
+def _no_seat() -> Response:
+    return _plain(str(NO_SEAT_WORDS), 401)
 
 
 def _plain(message: str, status: int) -> Response:
@@ -142,7 +144,7 @@ def page(code: str):
         return redirect(url_for("table.page", code=table.code))
     seat = _seat(table)
     if seat is None:
-        waits = claims.claimed_seat(table, request.cookies.get(cookie_name(table.code)))
+        waits = claims.claimed_seat(table, seat_token(table.code))
         return _join_page(table, waiting_for=waits)
     return _page(table, _view(table, seat))
 
@@ -172,21 +174,14 @@ def join(code: str):
 
 
 @bp.get("/<code>/view")
-def partial(code: str):
-    table = tables_of(current_app).get(code)
-    seat = _seat(table)
-    if seat is None:
-        return _plain(str(NO_SEAT_WORDS), 401)
+@seated(bearer=False, refused=_no_seat)
+def partial(table, seat: int):
     return _partial(_view(table, seat))
 
 
 @bp.post("/<code>/act")
-def act(code: str):
-    guard.check()
-    table = tables_of(current_app).get(code)
-    seat = _seat(table)
-    if seat is None:
-        return _plain(str(NO_SEAT_WORDS), 401)
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def act(table, seat: int):
     try:
         version = int(request.form.get("version", ""))
         action = json.loads(request.form.get("action", ""))
@@ -220,13 +215,9 @@ def _fail(table, seat: int, e: WebError):
 
 
 @bp.post("/<code>/seats/<int:seat>/bot")
-def set_bot(code: str, seat: int):
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def set_bot(table, me: int, seat: int):
     """The host puts a bot in a seat (a free one, or for someone who left), or takes it out."""
-    guard.check()
-    table = tables_of(current_app).get(code)
-    me = _seat(table)
-    if me is None:
-        return _plain(str(NO_SEAT_WORDS), 401)
     level = request.form.get("level") or None
     try:
         view = table.set_bot(seat, level, by=me)
@@ -251,13 +242,11 @@ def claim(code: str, seat: int):
 
 
 @bp.post("/<code>/seats/<int:seat>/back")
-def ask_back(code: str, seat: int):
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def ask_back(table, me: int, seat: int):
     """The person whose seat a bot plays asks the host for it back."""
-    guard.check()
-    table = tables_of(current_app).get(code)
-    me = _seat(table)
-    if me is None or me != seat:
-        return _plain(str(NO_SEAT_WORDS), 401)
+    if me != seat:
+        return _no_seat()
     try:
         claims.ask_back(table, seat)
     except WebError as e:
@@ -266,13 +255,9 @@ def ask_back(code: str, seat: int):
 
 
 @bp.post("/<code>/seats/<int:seat>/approve")
-def approve(code: str, seat: int):
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def approve(table, me: int, seat: int):
     """The host gives a seat to the phone that asked for it (or refuses, `refuse=1`)."""
-    guard.check()
-    table = tables_of(current_app).get(code)
-    me = _seat(table)
-    if me is None:
-        return _plain(str(NO_SEAT_WORDS), 401)
     try:
         if request.form.get("refuse"):
             claims.refuse(table, seat, by=me)
@@ -284,28 +269,16 @@ def approve(code: str, seat: int):
 
 
 @bp.post("/<code>/nudge")
-def nudge(code: str):
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def nudge(table, me: int):
     """Tap the box of the player whose turn it is: their phones chime or buzz (a Socket.IO
-    push to that seat's room only). At most once every NUDGE_EVERY seconds per player."""
-    guard.check()
-    table = tables_of(current_app).get(code)
-    me = _seat(table)
-    if me is None:
-        return _plain(str(NO_SEAT_WORDS), 401)
+    push to that seat's room only). At most once every NUDGE_EVERY per player."""
     view = _view(table, me)
     turn = view.get("turn")
     player = next((p for p in view["players"] if p["seat"] == turn), None)
     if turn is None or turn == me or player is None or player.get("bot") or view.get("result"):
         return _plain(_("There is nobody to nudge: it is not another person's turn."), 422)
-    now = time.monotonic()
-    key = (table.code, turn)
-    with _nudge_lock:
-        wait = NUDGE_EVERY - (now - _nudged.get(key, -NUDGE_EVERY))
-        if wait <= 0:
-            _nudged[key] = now
-            if len(_nudged) > 4096:         # bounded: forget the old ones
-                for k in [k for k, t in _nudged.items() if now - t > NUDGE_EVERY]:
-                    del _nudged[k]
+    wait = pace_of(current_app).once(NUDGE_EVERY, "nudge", table.code, str(turn))
     name = present.name_of(view, turn)
     if wait > 0:
         return _plain(_("%(name)s was nudged a moment ago: try again in %(seconds)d s.", name=name, seconds=int(wait) + 1), 429)

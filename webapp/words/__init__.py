@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..kept import Kept
+from .kept import Kept
 from .catalog import CATALOG
 
 Translate = Callable[[str], str]

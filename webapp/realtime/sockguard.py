@@ -3,9 +3,9 @@
 - Each client address may hold PER_ADDRESS Engine.IO sessions (a phone with several tabs
   needs a few); more are refused at the handshake.
 - A session that has not joined the namespace with a valid seat within JOIN_SECONDS is
-  closed: an idle websocket holds a server thread (webapp/serve.py).
-- Messages are paced per session (a token bucket: a phone sends one CONNECT and little
-  else); a session over its pace is closed.
+  closed: an idle websocket holds a server thread (webapp/server/serve.py).
+- Messages are paced per session (webapp/server/pace.py: a phone sends one CONNECT and
+  little else); a session over its pace is closed.
 - Clients may not send reserved events (`connect`, `disconnect`, ...), a second CONNECT on
   a namespace they already joined, or binary packets (we never use them): the session is
   closed and one line is logged, never a traceback.
@@ -19,25 +19,28 @@ import time
 
 from socketio import packet as sio_packet
 
+from ..server.pace import Pace, burst_over
+
 log = logging.getLogger("baraha")
 
 PER_ADDRESS = 24
 JOIN_SECONDS = 5.0
 RATE, BURST = 2.0, 12           # messages a second, and a burst, per session
+MESSAGES = burst_over(RATE, BURST)
 RESERVED = frozenset({"connect", "connect_error", "disconnect", "disconnecting",
                       "newListener", "removeListener", "message"})
 
 
 class Guard:
-    def __init__(self, server, per_address: int = PER_ADDRESS, join_seconds: float = JOIN_SECONDS):
-        self.server, self.eio = server, server.eio
+    def __init__(self, server, pace: Pace, per_address: int = PER_ADDRESS,
+                 join_seconds: float = JOIN_SECONDS):
+        self.server, self.eio, self.pace = server, server.eio, pace
         self.per_address, self.join_seconds = per_address, join_seconds
         self._lock = threading.Lock()
         self._addr: dict[str, str] = {}             # eio sid -> client address
         self._count: dict[str, int] = {}            # address -> open sessions
         self._pending: dict[str, float] = {}        # eio sid -> deadline to join
         self._joined: set[str] = set()
-        self._bucket: dict[str, tuple[float, float]] = {}
         handlers = self.eio.handlers
         self._on_connect, self._on_message = handlers["connect"], handlers["message"]
         self._on_disconnect = handlers["disconnect"]
@@ -56,7 +59,6 @@ class Guard:
                 self._count[addr] = self._count.get(addr, 0) + 1
                 self._addr[eio_sid] = addr
                 self._pending[eio_sid] = time.monotonic() + self.join_seconds
-                self._bucket[eio_sid] = (BURST, time.monotonic())
         if refused:
             log.warning("socket refused: %s already holds %d connections", addr, self.per_address)
             return False
@@ -76,7 +78,6 @@ class Guard:
                     self._count.pop(addr, None)
             self._pending.pop(eio_sid, None)
             self._joined.discard(eio_sid)
-            self._bucket.pop(eio_sid, None)
 
     def disconnect(self, eio_sid, *rest):
         self.disconnect_count_only(eio_sid)
@@ -104,13 +105,9 @@ class Guard:
     # ---- the rules ----------------------------------------------------------------
 
     def _refusal(self, eio_sid, data) -> str | None:
-        now = time.monotonic()
+        if not self.pace.allow(MESSAGES, "socket", eio_sid):
+            return "too many messages"
         with self._lock:
-            tokens, last = self._bucket.get(eio_sid, (BURST, now))
-            tokens = min(BURST, tokens + (now - last) * RATE)
-            if tokens < 1:
-                return "too many messages"
-            self._bucket[eio_sid] = (tokens - 1, now)
             joined = eio_sid in self._joined
         if not isinstance(data, str) or not data:
             return "a binary or empty message"

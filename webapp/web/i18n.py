@@ -26,15 +26,14 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import request
-from flask.globals import _cv_app, _cv_request
+from flask import current_app, g, has_app_context, has_request_context, request
 from flask_babel import Babel, Domain, get_locale
 from markupsafe import Markup, escape
 
 COOKIE = "baraha-lang"
 LOCALES = ("en", "fil")              # what the picker offers; "en" needs no catalog
 ALIASES = {"tl": "fil"}              # Tagalog: the same language for this app
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"   # webapp/translations
 DOMAIN = "messages"
 
 def compile_po(path: Path) -> Translations:
@@ -129,8 +128,7 @@ def speaking(catalog):
 def catalog(locale: str) -> NullTranslations:
     """The app's catalog for `locale` (English: none, the words as written); needs an app
     context, not a request."""
-    ctx = _cv_app.get(None)
-    catalogs = ctx.app.extensions["baraha.catalogs"] if ctx is not None else None
+    catalogs = current_app.extensions.get("baraha.catalogs") if has_app_context() else None
     if catalogs is None:
         return _NULL
     found = catalogs.catalogs.get(locale)
@@ -139,34 +137,28 @@ def catalog(locale: str) -> NullTranslations:
 
 def current() -> NullTranslations:
     """This context's catalog. A partial asks for about 200 words, and Flask-Babel finds the
-    catalog again for each (proxies, `g`, the locale as a string: about 25 us a word, more
-    than the rest of the rendering), so it is found once and kept beside Flask-Babel's own
-    locale (force_locale replaces that locale, and with it what is kept here); a render
-    names it once for all its words (speaking)."""
+    catalog again for each (about 25 us a word, more than the rest of the rendering), so it
+    is found once per request and locale (force_locale gives another locale, so another
+    catalog) and kept in `g`; a render names it once for all its words (speaking)."""
     found = _SPEAKING.get()
     if found is not None:
         return found
-    ctx = _cv_app.get(None)
-    if ctx is None or _cv_request.get(None) is None:    # no request: English
+    if not has_request_context():       # no request: English
         return _NULL
-    babel = ctx.g.__dict__.get("_flask_babel")
-    locale = getattr(babel, "babel_locale", None)
-    kept = getattr(babel, "baraha_catalog", None)
-    if locale is not None and kept is not None and kept[0] is locale:
+    locale = get_locale()
+    kept = g.get("baraha_catalog")
+    if kept is not None and kept[0] is locale:
         return kept[1]
-    found = ctx.app.extensions["baraha.catalogs"].get_translations()   # sets babel_locale
-    babel = ctx.g.__dict__.get("_flask_babel")
-    if babel is not None and getattr(babel, "babel_locale", None) is not None:
-        babel.baraha_catalog = (babel.babel_locale, found)
+    found = current_app.extensions["baraha.catalogs"].get_translations()
+    g.baraha_catalog = (locale, found)
     return found
 
 
 def current_key() -> int:
     """This context's catalog as a number, for the keys of kept HTML and sentences. A tuple of
     numbers and strings is set aside by the garbage collector; one that holds the catalog
-    object is walked at every collection, and there are thousands (fourteenth round of
-    issue 14, docs/OPERATIONS.md). A catalog lives as long as its app, as do the pieces
-    keyed by it, so its number names it alone."""
+    object is walked at every collection, and there are thousands. A catalog lives as long
+    as its app, as do the pieces keyed by it, so its number names it alone."""
     return id(current())
 
 

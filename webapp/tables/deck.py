@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import secrets
 
-from .engine.cards import DECK
-from .engine.game import reshuffle_pile
+from ..engine.cards import DECK
+from ..engine.game import reshuffle_pile
 
 _SYSTEM = secrets.SystemRandom()
 

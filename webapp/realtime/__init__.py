@@ -16,12 +16,12 @@ from typing import NamedTuple
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO, join_room
 
-from . import deflate, outbox, readhere
-from .pings import pinger
+from ..server.hosts import same_origin
+from ..server.pace import pace_of
+from ..tables import tables_of
+from ..web.seats import COOKIE_PREFIX, cookie_name, seat_tokens  # noqa: F401 (tests name them here)
+from . import deflate
 from .sockguard import Guard
-from .tables import CODE_ALPHABET, tables_of
-
-COOKIE_PREFIX = "baraha_"
 
 socketio = SocketIO()
 _sockets: dict[str, tuple[object, int]] = {}    # sid -> (Table, seat)
@@ -29,24 +29,19 @@ _lock = threading.Lock()
 
 
 def init_realtime(app) -> None:
-    # Only the page's own origin may connect, and only by one of our names (webapp/hosts.py:
+    # Only the page's own origin may connect, and only by one of our names (webapp/server/hosts.py:
     # the same test as every request's Host). async_mode is explicit: simple-websocket on
     # threads.
     def origin_ok(origin, environ):
-        if origin is None:      # not a browser: nothing to check (the seat token guards)
-            return True
         hosts = app.extensions.get("baraha.hosts")
-        own = f"{environ.get('wsgi.url_scheme')}://{environ.get('HTTP_HOST')}"
-        return origin.rstrip("/") == own and (hosts is None or hosts.origin_ok(origin))
+        return same_origin(origin, environ.get("wsgi.url_scheme"), environ.get("HTTP_HOST")) \
+            and (origin is None or hosts is None or hosts.origin_ok(origin))
 
     socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_ok,
                       manage_session=False, max_http_buffer_size=16 * 1024)
-    # Bounds in front of the handlers below (webapp/sockguard.py).
-    app.extensions["baraha.sockguard"] = Guard(socketio.server)
-    pinger.install(socketio.server.eio)     # one thread for every phone's pings
-    outbox.install(socketio.server.eio)     # a pushed view is let go once it is sent
-    readhere.install(socketio.server.eio)   # a websocket read and written by its own thread
-    deflate.install(app)       # each message compressed alone, quickly
+    # Bounds in front of the handlers below (webapp/realtime/sockguard.py).
+    app.extensions["baraha.sockguard"] = Guard(socketio.server, pace_of(app))
+    deflate.install(app)       # each message compressed alone
     app.wsgi_app = _socket_for_websockets_only(app.wsgi_app)
 
 
@@ -54,7 +49,7 @@ def _socket_for_websockets_only(inner):
     """Engine.IO's middleware makes a new class for every request that carries gunicorn's
     socket (to hand the socket on the way eventlet wants it, which this server does not
     use): about 6 us and 3 KB of cyclic garbage for every request. Only a websocket needs
-    the socket (simple-websocket and webapp/sockguard.py take it from there)."""
+    the socket (simple-websocket and webapp/realtime/sockguard.py take it from there)."""
     def app(environ, start_response):
         if environ.get("HTTP_UPGRADE", "").lower() != "websocket":
             environ.pop("gunicorn.socket", None)
@@ -170,26 +165,12 @@ def nudge(code: str, seat: int) -> None:
     socketio.emit("nudge", {}, to=seat_room(code, seat))
 
 
-def cookie_name(code: str) -> str:
-    return COOKIE_PREFIX + code
-
-
-def _table_cookies() -> dict[str, str]:
-    """code -> token of every seat cookie this browser sent."""
-    out = {}
-    for name, value in request.cookies.items():
-        code = name[len(COOKIE_PREFIX):]
-        if name.startswith(COOKIE_PREFIX) and len(code) == 4 and set(code) <= set(CODE_ALPHABET):
-            out[code] = value
-    return out
-
-
 def _find_seat(auth):
     tables = tables_of(current_app)
     auth = auth if isinstance(auth, dict) else {}
     if auth.get("token"):
         return tables.find_token(auth["token"])
-    cookies = _table_cookies()
+    cookies = seat_tokens(request.cookies)
     code = auth.get("code") or request.args.get("code")
     if isinstance(code, str):
         cookies = {c: t for c, t in cookies.items() if c == code.strip().upper()}

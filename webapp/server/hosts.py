@@ -54,6 +54,13 @@ def split_host(host: str) -> str:
     return host.rstrip(".")
 
 
+def same_origin(origin: str | None, scheme: str, host: str) -> bool:
+    """The one origin check (pages, API, Socket.IO): a request whose browser names another
+    site in Origin is not ours. No Origin (not a browser, or a same-origin GET): nothing to
+    check, the seat token or the CSRF token guards."""
+    return origin is None or origin.rstrip("/") == f"{scheme}://{host}"
+
+
 class HostNames:
     def __init__(self, names=()):
         short = socket.gethostname().split(".", 1)[0].lower()

@@ -5,12 +5,11 @@ in its memory; 1000 threads: one per open websocket, far above the phones in one
 an idle thread costs little).
 Windows has no gunicorn: Werkzeug's threaded server, which serves websockets too.
 HTTPS: `--cert FILE --key FILE` (the user's own), or `--https` (a local authority made once
-in the data folder and a certificate for this computer's addresses: webapp/tls.py).
+in the data folder and a certificate for this computer's addresses: webapp/server/tls.py).
 """
 from __future__ import annotations
 
 import gc
-import importlib.util
 import os
 import socket
 import sys
@@ -60,7 +59,8 @@ def _banner(url: str, host: str, database: str, generated_tls: bool = False) -> 
 
 def _tls(host: str, cert: str | None, key: str | None, https: bool, tls_hosts=()):
     """(certfile, keyfile, CA file or None), or None for plain http; raises TLSError."""
-    from . import data_dir, tls
+    from .. import data_dir
+    from . import tls
 
     if https and (cert or key):
         raise tls.TLSError("choose either --https (a certificate made here) or --cert/--key "
@@ -83,9 +83,9 @@ def _tls(host: str, cert: str | None, key: str | None, https: bool, tls_hosts=()
 
 def serve(host: str, port: int, database: str | None, cert: str | None = None,
           key: str | None = None, https: bool = False, tls_hosts=(), names=()) -> int:
-    from . import create_app, data_dir
+    from .. import create_app, data_dir
     from .hosts import is_local_address
-    from .store import Store
+    from ..tables.store import Store
 
     if not 0 <= port <= 65535:      # 0: any free port (the tests use it)
         print(f"baraha serve: {port} is not a port number (1 to 65535)", file=sys.stderr)
@@ -122,10 +122,10 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
     url = public_url(host, port, "https" if tls else "http")
     _banner(url, host, database, generated_tls=bool(tls and tls[2]))
     config = {"DATABASE": database, "PUBLIC_URL": url,      # the pages' QR codes
-              "HOST_NAMES": [*names, *tls_hosts, host]}    # webapp/hosts.py
+              "HOST_NAMES": [*names, *tls_hosts, host]}    # webapp/server/hosts.py
     if tls:
         config.update(TLS_CA=tls[2], TLS_OWN_CERT=tls[2] is None)   # /ca.crt, /help/https
-    if importlib.util.find_spec("gunicorn") is None:     # Windows
+    if sys.platform == "win32":     # no gunicorn there (pyproject.toml)
         sock.close()
         app = create_app(config)
         settle(app)
@@ -145,7 +145,7 @@ def settle(app) -> None:
     pay for it), everything start-up made set aside from the garbage collector's full
     passes (gc.freeze: it is never garbage, and a full pass through it took 50-60 ms, a
     stall for whoever moved at that moment), and full passes made rare (FULL_AFTER)."""
-    from .web import fragments
+    from ..web import fragments
     fragments.warm(app)
     gc.collect()
     gc.freeze()
@@ -174,7 +174,7 @@ def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
         def load_config(self):
             for key, value in {
                 "bind": [f"fd://{sock.fileno()}"],    # the socket bound above: no race
-                "workers": 1, "worker_class": "webapp.conns.BoundedWorker", "threads": 1000,
+                "workers": 1, "worker_class": "webapp.server.conns.BoundedWorker", "threads": 1000,
                 # Above the threads, or gthread turns keep-alive off for everyone.
                 "worker_connections": 4000,
                 "timeout": 60, "graceful_timeout": 3, "keepalive": 5,
@@ -200,7 +200,7 @@ def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
 
 
 def _serve_werkzeug(app, host: str, port: int, tls=None) -> int:
-    from .realtime import socketio
+    from ..realtime import socketio
 
     print("(No gunicorn on this system: using Werkzeug's threaded server, fine for a "
           "family table.)", flush=True)

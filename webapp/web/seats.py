@@ -1,0 +1,74 @@
+"""A browser's seats: the seat cookies (`baraha_<CODE>`, the seat's token, HttpOnly), read in
+one place, and `seated`, the one way a view asks for "this table and this browser's seat
+there, or 401".
+
+The API also takes the token as `Authorization: Bearer TOKEN` (programs, tests); the
+pages only the cookie. Socket.IO's handshake reads the same cookies (webapp/realtime/).
+"""
+from __future__ import annotations
+
+from functools import wraps
+
+from flask import current_app, request
+
+from ..tables import CODE_ALPHABET, tables_of
+from ..tables.errors import Unauthorized
+
+COOKIE_PREFIX = "baraha_"
+NO_TOKEN = ("this needs your seat's token (Authorization: Bearer TOKEN, or the cookie set "
+            "when you joined)")
+
+
+def cookie_name(code: str) -> str:
+    return COOKIE_PREFIX + code
+
+
+def seat_tokens(cookies) -> dict[str, str]:
+    """code -> token of every seat cookie in `cookies` (a request's)."""
+    out = {}
+    for name, value in cookies.items():
+        code = name[len(COOKIE_PREFIX):]
+        if name.startswith(COOKIE_PREFIX) and len(code) == 4 and set(code) <= set(CODE_ALPHABET):
+            out[code] = value
+    return out
+
+
+def seat_token(code: str) -> str | None:
+    """This request's seat cookie for the table `code`."""
+    return request.cookies.get(cookie_name(code))
+
+
+def seat_at(table, bearer: bool = True) -> int:
+    """This request's seat at `table` (its Bearer token if `bearer` and it sent one, else its
+    seat cookie); Unauthorized when it has none there."""
+    header = request.headers.get("Authorization") if bearer else None
+    if header is not None:
+        scheme, _, token = header.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthorized("the Authorization header must read 'Bearer TOKEN'")
+        return table.seat_of(token.strip())
+    token = seat_token(table.code)
+    if not token:
+        raise Unauthorized(NO_TOKEN)
+    return table.seat_of(token)
+
+
+def seated(bearer: bool = True, refused=None, first=None):
+    """A view of /<code>/... that needs a seat there: called as view(table, seat, **rest).
+    Without one: Unauthorized (401), or what `refused()` answers (the pages' plain words).
+    `first` runs before anything (the pages' CSRF check)."""
+    def wrap(view):
+        @wraps(view)
+        def run(code: str, **rest):
+            if first is not None:
+                first()
+            table = tables_of(current_app).get(code)
+            try:
+                seat = seat_at(table, bearer)
+            except Unauthorized:
+                if refused is None:
+                    raise
+                return refused()
+            return view(table, seat, **rest)
+        return run
+    return wrap
