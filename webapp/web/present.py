@@ -294,6 +294,26 @@ def taps(view: dict) -> dict:
     return {"draw": "draw" in does, "take": "take" in does}
 
 
+def laid_off(view: dict) -> frozenset:
+    """(seat, meld index, card) of every card laid off (Tonk: hit) on a meld this hand."""
+    return frozenset((e["onto"]["seat"], e["onto"]["meld"], e["card"])
+                     for e in view.get("events") or ()
+                     if e.get("do") == "layoff" and e.get("onto") and e.get("card"))
+
+
+def meld_faces(m: dict, laid: frozenset) -> list[tuple[str, str | None, bool]]:
+    """A meld's face-up cards as they lie: (card, what a wild stands for, laid off), a run
+    in rank order with each wild at the place it stands for (2♠ as 6♠ between 5♠ and 7♠)."""
+    stands = m.get("as") or {}
+    cards = m.get("cards") or []
+    eff = [stands.get(t, t) for t in cards]
+    ranks = [RANKS.index(e[:-1]) if e != "JK" else -1 for e in eff]
+    if "K" in {e[:-1] for e in eff} and 0 in ranks:     # an ace above the king
+        ranks = [13 if r == 0 else r for r in ranks]
+    order = sorted(range(len(cards)), key=lambda i: ranks[i]) if len(set(ranks)) == len(ranks) else range(len(cards))
+    return [(cards[i], stands.get(cards[i]), (m["seat"], m["index"], cards[i]) in laid) for i in order]
+
+
 def meld_by_key(view: dict) -> dict:
     return {(m["seat"], m["index"]): m for m in view.get("melds") or []}
 
@@ -307,7 +327,8 @@ def install(app) -> None:
         action_json=action_json, result_words=result_words, draw_called=draw_called,
         meld_by_key=meld_by_key, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
-        draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps)
+        draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps,
+        laid_off=laid_off, meld_faces=meld_faces)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
 

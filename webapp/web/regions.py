@@ -45,9 +45,10 @@ def piles(c) -> tuple:
 
 
 def lanes(c) -> tuple:
-    """_lanes.html: everyone's melds, in turn order from the next player, yours last."""
+    """_lanes.html: everyone's melds, in turn order from the next player, yours last, and
+    the cards laid off on them (`laid`: present.laid_off)."""
     v = c["view"]
-    return (v["seat"], _names(v), shown(v["melds"]), v["game"])
+    return (v["seat"], _names(v), shown(v["melds"]), v["game"], c["laid"])
 
 
 def result(c) -> tuple:

@@ -1,0 +1,109 @@
+"""The whole table on one screen: at 320x568, 360x640, 390x844, 412x915 and 640x360 on its
+side, in English and in Filipino, with the four-colour deck too, on your turn and on
+another's, with 0 to 8 melds down (Tong-its) and up to 6 spreads (Tonk): every card of
+your hand, every move button, both piles, every other player's box and every face-up card
+of every meld is on screen and uncovered (elementFromPoint at five points of each), and
+the page does not scroll. The tables are played to that point through `Table.act`, the
+calls behind the JSON API (tests/e2e/tabletop.py)."""
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from webapp import create_app
+from webapp.realtime import cookie_name
+from webapp.tables import tables_of
+from tests.waiting import wait_js
+
+from . import tabletop
+from .driver import wait_version
+from .fit import SIZES, table_fits
+
+pytestmark = pytest.mark.e2e
+
+# (game, melds down, whose turn): Ana is seat 0. Tong-its' first is Ben's deal (13 cards).
+STATES = [("tongits", 0, 1), ("tongits", 0, 0), ("tongits", 2, 0), ("tongits", 4, 0), ("tongits", 4, 2),
+          ("tongits", 6, 0), ("tongits", 6, 1), ("tongits", 8, 0), ("tongits", 8, 2),
+          ("tonk", 2, 0), ("tonk", 4, 1), ("tonk", 6, 0), ("tonk", 6, 2)]
+PHONES = [(w, h, lang, four) for (w, h) in SIZES for lang, four in (("en", False), ("fil", True))]
+PHONES += [(360, 640, "en", True), (320, 568, "fil", False)]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    decks: dict = {}
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("table") / "t.sqlite3"), "BOT_DELAY": 0,
+                      "TESTING": True, "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else None})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", tables=tables_of(app), decks=decks)
+    tables_of(app).shutdown()
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture
+def phone(browser, request):
+    w, h, lang, four = request.param
+    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=True, reduced_motion="reduce",
+                              locale="fil-PH" if lang == "fil" else "en-US")
+    ctx.set_default_timeout(10_000)
+    if four:
+        ctx.add_init_script("localStorage.setItem('baraha-four-colour', '1')")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    ctx.close()
+    assert not errors, errors
+
+
+def open_table(server, page, game: str, melds: int, turn: int):
+    t, tokens = tabletop.make(server.tables, server.decks, game, ["Ana", "Ben", "Cy"])
+    tabletop.fill(t, melds, turn)
+    page.context.add_cookies([{"name": cookie_name(t.code), "value": tokens[0], "url": server.base}])
+    page.goto(f"{server.base}/t/{t.code}")
+    expect(page.locator("#view")).to_have_attribute("data-mine", "1" if turn == 0 else "0")
+    wait_js(page, "!!window.socket")
+    return t
+
+
+@pytest.mark.parametrize("phone", PHONES, indirect=True,
+                         ids=[f"{w}x{h}-{lang}{'-four' if four else ''}" for w, h, lang, four in PHONES])
+def test_the_whole_table_is_on_one_screen(server, phone):
+    for game, melds, turn in STATES:
+        what = f"{game}, {melds} down, seat {turn + 1}'s turn"
+        t = open_table(server, phone, game, melds, turn)
+        view = t.view(0)
+        got = table_fits(phone, what)
+        counts = got["counts"]
+        assert counts["pile"] == 2 and counts["player"] == 2, (what, counts)
+        assert counts["hand"] == len(view["hand"]), (what, counts)
+        assert sorted(got["melds"]) == sorted(len(m["cards"]) for m in view["melds"]), (what, got["melds"])
+        assert len(view["melds"]) >= melds and counts["meld"] == sum(len(m["cards"]) for m in view["melds"]), (what, counts)
+        if turn == 0:
+            assert counts["moves"] >= 1, (what, counts)
+            v = view["version"]
+            phone.locator("[data-pile=stock] [data-tap=draw]").click()      # draw: one card more
+            wait_version(phone, v + 1)
+            table_fits(phone, what + ", after drawing")
+            phone.locator("#hand [data-card]").first.click()                # a card picked
+            table_fits(phone, what + ", a card picked")
+
+
+LAID = [(360, 640, "en", False)]
+
+
+@pytest.mark.parametrize("phone", LAID, indirect=True, ids=["360x640"])
+def test_a_card_laid_off_is_marked_on_its_meld(server, phone):
+    t = open_table(server, phone, "tongits", 4, 0)
+    laid = [e for e in t.view(0)["events"] if e.get("do") == "layoff"]
+    assert len(laid) == 1
+    onto = laid[0]["onto"]
+    meld = phone.locator(f'#board [data-meld="{onto["seat"]}:{onto["meld"]}"]')
+    expect(meld.locator(f'.added [data-card="{laid[0]["card"]}"]')).to_have_count(1)
+    expect(phone.locator("#board .added")).to_have_count(1)
