@@ -8,6 +8,7 @@ calls behind the JSON API (tests/e2e/tabletop.py)."""
 from __future__ import annotations
 
 import threading
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -107,3 +108,86 @@ def test_a_card_laid_off_is_marked_on_its_meld(server, phone):
     meld = phone.locator(f'#board [data-meld="{onto["seat"]}:{onto["meld"]}"]')
     expect(meld.locator(f'.added [data-card="{laid[0]["card"]}"]')).to_have_count(1)
     expect(phone.locator("#board .added")).to_have_count(1)
+
+
+# ---- no lost tap: a tap that lands while a push redraws the table ---------------------------
+
+SWAPPED = """() => new Promise(done => {
+  document.body.addEventListener("htmx:afterSwap", () => done(true), {once: true});
+  window.barahaResync();
+})"""
+
+
+@pytest.mark.parametrize("phone", LAID, indirect=True, ids=["360x640"])
+def test_a_tap_whose_card_is_redrawn_under_the_finger_still_picks_it(server, phone):
+    # The finger goes down on a card, a redraw replaces every element of the table, the
+    # finger comes up on the new card: the browser sends that click to an element both
+    # share (the table), and the tap must still pick the card.
+    open_table(server, phone, "tongits", 4, 1)
+    cards = phone.locator("#hand [data-card]")
+    for i in range(8):
+        card = cards.nth(i % cards.count())
+        want = "false" if card.get_attribute("aria-pressed") == "true" else "true"
+        box = card.bounding_box()
+        phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        phone.mouse.down()
+        assert phone.evaluate(SWAPPED)
+        phone.mouse.up()
+        expect(cards.nth(i % cards.count())).to_have_attribute("aria-pressed", want)
+
+
+@pytest.mark.parametrize("phone", LAID, indirect=True, ids=["360x640"])
+def test_taps_while_pushes_arrive_are_never_lost(server, phone):
+    # The others play (and Ana's own seat, on another phone, draws and throws back what it
+    # drew) while Ana picks and unpicks her cards: every push redraws her table, and every
+    # tap counts.
+    t = open_table(server, phone, "tongits", 0, 1)
+    keep = t.view(0)["hand"][:6]
+    stop = threading.Event()
+
+    def others_play():
+        drawn: dict[int, str] = {}
+        while not stop.is_set():
+            seat = next(s for s in range(3) if t.view(s)["legal"])
+            v = t.view(seat)
+            does = {a["do"] for a in v["legal"]}
+            if v["stock"] < 2 or not does & {"draw", "discard"}:
+                return
+            if "draw" in does:
+                t.act(seat, v["version"], {"do": "draw"})
+                drawn[seat] = (set(t.view(seat)["hand"]) - set(v["hand"])).pop()
+            else:
+                card = drawn.pop(seat, None) or next(c for c in v["hand"] if c not in keep)
+                t.act(seat, v["version"], {"do": "discard", "card": card})
+            time.sleep(0.07)
+
+    runner = threading.Thread(target=others_play, daemon=True)
+    v0 = int(phone.locator("#view").get_attribute("data-version"))
+    runner.start()
+    try:
+        pressed = {c: False for c in keep}
+        for i in range(30):
+            c = keep[i % len(keep)]
+            phone.locator(f'#hand [data-card="{c}"]').click()
+            pressed[c] = not pressed[c]
+            expect(phone.locator(f'#hand [data-card="{c}"]')).to_have_attribute(
+                "aria-pressed", "true" if pressed[c] else "false")
+    finally:
+        stop.set()
+        runner.join(5)
+    assert int(phone.locator("#view").get_attribute("data-version")) > v0 + 5, "pushes arrived meanwhile"
+    for c, on in pressed.items():
+        expect(phone.locator(f'#hand [data-card="{c}"]')).to_have_attribute("aria-pressed", "true" if on else "false")
+
+
+@pytest.mark.parametrize("phone", LAID, indirect=True, ids=["360x640"])
+def test_a_move_tapped_while_the_table_is_redrawn_is_sent(server, phone):
+    t = open_table(server, phone, "tongits", 4, 0)
+    v = t.view(0)["version"]
+    box = phone.locator('form.act[data-do="draw"] button').bounding_box()
+    phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.mouse.down()
+    assert phone.evaluate(SWAPPED)
+    phone.mouse.up()
+    wait_version(phone, v + 1)
+    assert t.view(0)["version"] == v + 1
