@@ -184,7 +184,9 @@ def test_taps_while_pushes_arrive_are_never_lost(server, phone):
 def test_a_move_tapped_while_the_table_is_redrawn_is_sent(server, phone):
     t = open_table(server, phone, "tongits", 4, 0)
     v = t.view(0)["version"]
-    box = phone.locator('form.act[data-do="draw"] button').bounding_box()
+    draw = phone.locator("#actions form.act[data-do=draw] button")
+    expect(draw).to_be_visible()
+    box = draw.bounding_box()
     phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     phone.mouse.down()
     assert phone.evaluate(SWAPPED)
