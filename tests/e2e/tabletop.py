@@ -59,7 +59,9 @@ def fill(table, melds: int, on_turn: int = 0, lay_off: bool = True) -> None:
         if any(a["do"] == "draw" for a in legal):
             _act(table, seat, {"do": "draw"})
         elif down < melds and plan[seat]:
-            _act(table, seat, {"do": "meld", "cards": list(plan[seat].pop(0))})
+            cards = sorted(plan[seat].pop(0))       # as offered (with wilds: what each stands for)
+            _act(table, seat, next((a for a in legal if a["do"] == "meld" and sorted(a["cards"]) == cards),
+                                   {"do": "meld", "cards": cards}))
         elif not laid and [a for a in legal if a["do"] == "layoff"]:
             _act(table, seat, next(a for a in legal if a["do"] == "layoff"))
             laid = True

@@ -193,3 +193,43 @@ def test_a_move_tapped_while_the_table_is_redrawn_is_sent(server, phone):
     phone.mouse.up()
     wait_version(phone, v + 1)
     assert t.view(0)["version"] == v + 1
+
+
+# ---- wilds: readable, at their place, marked ----------------------------------------------
+
+CONTRAST = """() => {
+  const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map(v => {
+    v /= 255; return v <= .03928 ? v / 12.92 : Math.pow((v + .055) / 1.055, 2.4); });
+    return .2126 * r + .7152 * g + .0722 * b; };
+  return [...document.querySelectorAll("#board .wild .stand")].map(el => {
+    const cs = getComputedStyle(el), a = lum(cs.color), b = lum(cs.backgroundColor);
+    return {text: el.textContent, bg: cs.backgroundColor, ratio: (Math.max(a, b) + .05) / (Math.min(a, b) + .05)};
+  });
+}"""
+WILD = [(360, 640, "en", False), (320, 568, "fil", True)]
+
+
+@pytest.mark.parametrize("phone", WILD, indirect=True, ids=["360x640", "320x568-fil-four"])
+def test_a_wild_is_readable_at_its_place_and_marked(server, phone):
+    t, tokens = tabletop.make(server.tables, server.decks, "tonk", ["Ana", "Ben", "Cy"], {"wilds": "deuces"})
+    tabletop.fill(t, 4, 0)
+    phone.context.add_cookies([{"name": cookie_name(t.code), "value": tokens[0], "url": server.base}])
+    phone.goto(f"{server.base}/t/{t.code}")
+    view = t.view(0)
+    wild = [m for m in view["melds"] if m.get("as")]
+    assert wild, "the table has spreads with wilds"
+    for scheme in ("light", "dark"):
+        phone.emulate_media(color_scheme=scheme)
+        tags = phone.evaluate(CONTRAST)
+        assert len(tags) == sum(len(m["as"]) for m in wild)
+        for tag in tags:
+            assert tag["bg"] not in ("rgba(0, 0, 0, 0)", "transparent"), tag
+            assert tag["ratio"] >= 4.5, (scheme, tag)
+    table_fits(phone, "wild spreads")
+    order = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    for m in wild:
+        shown = phone.locator(f'#board [data-meld="{m["seat"]}:{m["index"]}"] [data-card]').evaluate_all(
+            "els => els.map(e => e.dataset.card)")
+        stands = [m["as"].get(c, c) for c in shown]
+        assert len({s[-1] for s in stands}) > 1 or \
+            [order.index(s[:-1]) for s in stands] == sorted(order.index(s[:-1]) for s in stands), (m, shown)
