@@ -83,7 +83,18 @@ def test_the_stock_running_out_and_tonk_endings():
                                 "Seat 2 won with the lowest count, 3"]
     v = view("tonk", events=[{"seat": 0, "do": "drop"}],
              result={"end": "caught", "winners": [2], "deadwood": [9, 12, 4], "lines": []})
-    assert Words(v, viewer=0).lines() == ["You dropped", "You were caught with 9"]
+    assert Words(v, viewer=0).lines() == ["You dropped", "You were caught with 9 by Cy (4, lower)"]
+    v = view("tonk", events=[{"seat": 1, "do": "drop"}],
+             result={"end": "caught", "winners": [0], "deadwood": [5, 9, 9], "lines": []})
+    assert Words(v, viewer=0).lines()[-1] == ("Seat 2 was caught with 9 by You (5, lower) and Cy "
+                                              "(9: a tie goes against the one who dropped)")
+
+
+def test_every_sentence_that_names_a_bot_says_it_is_one():
+    v = view("tonk", events=[{"seat": 2, "do": "drop"}],
+             result={"end": "drop", "winners": [2], "deadwood": [9, 12, 4], "lines": []})
+    v["players"][2]["bot"] = "easy"
+    assert Words(v, viewer=0).lines() == ["Cy (bot) dropped", "Cy (bot) won the drop with 4"]
 
 
 def test_settlement_turn_and_refusals_in_words():

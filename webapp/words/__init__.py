@@ -70,7 +70,10 @@ class Words:
         self.t = translate or english
         self.card = card or (lambda c: c)
         self._cards = cards or (lambda cs: " ".join(self.card(c) for c in cs))
-        self.names = [p.get("name") for p in view.get("players") or []]
+        # A bot is never taken for a person: every sentence names it "Tala (bot)".
+        bot = self.t(CATALOG["bot_name"])
+        self.names = [bot.format(name=p["name"]) if p.get("bot") and p.get("name") else p.get("name")
+                      for p in view.get("players") or []]
         self._memo_prefix = (memo_key, self.game, viewer, tuple(self.names))
         over = view.get("result") is not None
         melded = {c for m in view.get("melds") or [] for c in m["cards"] or []}
@@ -257,7 +260,11 @@ class Words:
             dropper = next((e["seat"] for e in reversed(events) if e["do"] == "drop"), None)
             if dropper is None:
                 return []
-            return [self.say("caught", dropper, count=counts[dropper])]
+            mine = counts[dropper]
+            catchers = [self.template("catcher." + ("tie" if counts[s] == mine else "lower"))
+                        .format(name=self.name(s), count=counts[s])
+                        for s in range(len(counts)) if s != dropper and counts[s] <= mine]
+            return [self.say("caught", dropper, count=mine, catchers=self.join(catchers))]
         if end == "stock" and self.game == "tonk" and not winners:
             return [self.say("tied")]
         return [self.say(f"won.{end}", w, count=counts[w]) for w in winners]
@@ -379,6 +386,7 @@ class Words:
         key = f"refused.{code}"
         if key not in CATALOG:
             return message
+        key = f"{self.game}.{key}" if f"{self.game}.{key}" in CATALOG else key   # Tonk: spread
         shown = {}
         for k, v in facts.items():
             if k in ("seat", "owner", "host"):
