@@ -47,11 +47,11 @@ def test_your_own_phone_says_you_and_never_your_name():
     assert Words(v).lines()[0] == "Ana drew 9C"
 
 
-def test_a_card_hidden_again_is_a_card_in_words():
-    # Tonk: Cy took 7H into a hand; for Ana it is hidden again.
+def test_a_discard_is_public_and_named_even_once_taken_into_a_hand():
+    # Tonk: Cy took 7H into a hand; everyone saw it lie on the pile.
     events = [{"seat": 1, "do": "discard", "card": "7H"}, {"seat": 2, "do": "take", "card": "7H"}]
     v = view("tonk", events=events)
-    assert Words(v).lines() == ["Seat 2 discarded a card", "Cy took a card from the discard pile"]
+    assert Words(v).lines() == ["Seat 2 discarded 7H", "Cy took 7H from the discard pile"]
     v["result"] = {"end": "out", "winners": [2], "deadwood": [3, 4, 0], "lines": []}
     assert Words(v).lines()[:2] == ["Seat 2 discarded 7H", "Cy took 7H from the discard pile"]
 
@@ -143,3 +143,13 @@ def test_the_last_events_alone_give_the_tail_of_the_story_and_kept_sentences_the
     assert Words(v, viewer=0, memo=memo, memo_key="k").lines() == whole and memo.hits
     # Another reader, another language or another card style never reads these sentences.
     assert Words(v, viewer=1, memo=memo, memo_key="k").lines() == Words(v, viewer=1).lines()
+
+
+def test_a_hit_that_takes_back_a_wild_says_which_wild_went_to_whom():
+    events = [{"seat": 1, "do": "meld", "cards": ["2C", "5H", "6H"], "as": {"2C": "4H"}},
+              {"seat": 2, "do": "layoff", "card": "4H", "onto": {"seat": 1, "meld": 0}}]
+    v = view("tonk", events=events)
+    assert Words(v, viewer=0).lines()[-1] == \
+        "Cy hit Seat 2's spread with 4H (Cy took the wild 2C back into their hand)"
+    assert Words(v, viewer=2).lines()[-1] == \
+        "You hit Seat 2's spread with 4H (you took the wild 2C back into your hand)"

@@ -85,6 +85,8 @@ CATALOG: dict[str, str] = {
     "tonk.layoff.yours": N_("{name} hit your spread with {card}"),
     "tonk.layoff": N_("{name} hit {owner}'s spread with {card}"),
     "tonk.layoff.you": N_("You hit {owner}'s spread with {card}"),
+    "tonk.wild_back": N_("({name} took the wild {wild} back into their hand)"),
+    "tonk.wild_back.you": N_("(you took the wild {wild} back into your hand)"),
     "discard": N_("{name} discarded {card}"),
     "discard.you": N_("You discarded {card}"),
     "tongit": N_("{name} called Tongit"),
