@@ -182,3 +182,11 @@ def test_the_host_fills_free_seats_with_bots_and_the_hand_is_dealt(app, client):
     r = other.post(f"/t/{code}/seats/1/bot", headers={"X-CSRF-Token": token_of(other)},
                    data={"level": ""})
     assert r.status_code == 401
+
+
+def test_the_home_page_offers_back_to_the_table_this_phone_sits_at(client):
+    code = create(client, game="tonk", players="2")
+    home = client.get("/").get_data(as_text=True)
+    assert f"Back to table {code}" in home and f'href="/t/{code}"' in home
+    client.delete_cookie(f"baraha_{code}")
+    assert "Back to table" not in client.get("/").get_data(as_text=True)

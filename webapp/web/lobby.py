@@ -10,7 +10,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..engine.options import OPTIONS
 from ..errors import WebError
-from ..realtime import cookie_name
+from ..realtime import COOKIE_PREFIX, cookie_name
 from ..tables import BOT_LEVELS, tables_of
 from . import fragments, guard, present
 
@@ -103,6 +103,23 @@ def _setup(state) -> None:
     present.install(state.app)
 
 
+def held_tables() -> list[str]:
+    """The codes of the open tables where this browser holds a seat (its seat cookies, a
+    few at most): the home page offers "Back to table K7QF" first."""
+    codes = []
+    for name, token in list(request.cookies.items())[:40]:
+        if not name.startswith(COOKIE_PREFIX) or len(codes) >= 3:
+            continue
+        try:
+            table = tables_of(current_app).get(name[len(COOKIE_PREFIX):])
+            table.seat_of(token)
+        except WebError:
+            continue
+        if not table.closed:
+            codes.append(table.code)
+    return codes
+
+
 def _home(error: str | None = None, form=None, status: int = 200):
     form = form or {}
     body = render_template(
@@ -110,7 +127,7 @@ def _home(error: str | None = None, form=None, status: int = 200):
         level_words=LEVEL_WORDS,
         fields={g: option_fields(g) for g in GAMES}, error=error, form=form,
         name=form.get("name") or request.cookies.get(NAME_COOKIE, ""),
-        code=(request.args.get("code") or "").strip().upper()[:8])
+        code=(request.args.get("code") or "").strip().upper()[:8], held=held_tables())
     return body, status
 
 
