@@ -153,6 +153,8 @@ def test_actions_stale_illegal_and_next(app, client, stacked):
     assert "Ana pays" not in html
     r = post(client, code, 1, {"do": "next"})
     assert r.status_code == 200 and "Waiting for Ben, Cy" in r.data.decode()
+    # Ben, who has not pressed it yet, is told that Ana has.
+    assert "Ana pressed Next hand." in ben.get(f"/t/{code}/view", headers=HX).data.decode()
 
 
 def test_a_partial_names_no_hidden_card(app, client, stacked):

@@ -83,16 +83,17 @@ def moves(c) -> tuple:
         hint = (v["phase"], v["deadwood"],
                 present.draw_called(v) if v["phase"] == "answer" else None,
                 present.draw_blocked(v))
+    ready = tuple([p.get("ready") for p in v["players"]]) if over else None   # who pressed Next hand
     if not legal:       # a box with no buttons: the idle line (and the settlement's wait)
         return (v["code"], v["seat"], v["game"], mine, over, hint,
-                tuple(c["waiting_for"]) if over else None, _names(v) if over else None)
+                tuple(c["waiting_for"]) if over else None, _names(v) if over else None, ready)
     does = {a["do"] for a in legal}
     return (v["code"], v["seat"], v["game"], mine, over, shown(legal), hint,
             tuple(c["waiting_for"]) if over else None,
             _names(v) if over or "layoff" in does else None,
             v["discard_top"] if "take" in does else None,
             v["deadwood"] if does & {"call_draw", "drop"} else None,
-            shown(v["melds"]) if "layoff" in does else None)
+            shown(v["melds"]) if "layoff" in does else None, ready)
 
 
 def host(c) -> tuple:
