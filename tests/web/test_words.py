@@ -153,3 +153,11 @@ def test_a_hit_that_takes_back_a_wild_says_which_wild_went_to_whom():
         "Cy hit Seat 2's spread with 4H (Cy took the wild 2C back into their hand)"
     assert Words(v, viewer=2).lines()[-1] == \
         "You hit Seat 2's spread with 4H (you took the wild 2C back into your hand)"
+
+
+def test_one_button_where_the_suit_a_wild_stands_for_changes_nothing():
+    from webapp.web.present import plan
+    book = [{"do": "meld", "cards": ["2S", "7C", "7D"], "as": {"2S": s}} for s in ("7H", "7S")]
+    run = [{"do": "meld", "cards": ["2S", "5H", "6H"], "as": {"2S": s}} for s in ("4H", "7H")]
+    v = view("tonk", legal=book + run, melds=[])
+    assert plan(v)["meld"] == book[:1] + run

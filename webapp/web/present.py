@@ -279,13 +279,37 @@ def action_json(action: dict) -> str:
 
 
 def plan(view: dict) -> dict:
-    """The legal actions grouped for the buttons: what needs a selection and what not."""
+    """The legal actions grouped for the buttons: what needs a selection and what not. Of
+    the ways to play a wild that make no difference (it stands in a book: any suit of that
+    rank is the same), one button."""
     legal = [strip_seat(a) for a in view.get("legal") or []]
     out = {k: [] for k in ("draw", "take", "meld", "layoff", "discard", "tongit",
                            "call_draw", "fold", "challenge", "drop", "next", "other")}
+    melds, seen = meld_by_key(view), set()
     for a in legal:
+        if a.get("as"):
+            same = _same_play(a, melds)
+            if same in seen:
+                continue
+            seen.add(same)
         out.get(a.get("do"), out["other"]).append(a)
     return out
+
+
+def _same_play(a: dict, melds: dict) -> str:
+    """A wild's play with the suit it stands for left out where every card of the book it
+    joins has one rank (the suit changes nothing)."""
+    stands = a["as"]
+    if a.get("do") == "layoff":
+        m = melds.get((a["onto"]["seat"], a["onto"]["meld"])) or {}
+        eff = [(m.get("as") or {}).get(c, c) for c in m.get("cards") or []]
+    else:
+        eff = [stands.get(c, c) for c in (a.get("cards") or []) + (a.get("with") or [])] + \
+            ([a["card"]] if a.get("do") == "take" and a.get("card") else [])
+    ranks = {c[:-1] for c in eff} | {c[:-1] for c in stands.values()}
+    if len(ranks) == 1:
+        stands = {w: c[:-1] for w, c in stands.items()}
+    return json.dumps({**a, "as": stands}, sort_keys=True)
 
 
 def taps(view: dict) -> dict:
