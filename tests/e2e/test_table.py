@@ -108,6 +108,9 @@ def test_a_card_laid_off_is_marked_on_its_meld(server, phone):
     meld = phone.locator(f'#board [data-meld="{onto["seat"]}:{onto["meld"]}"]')
     expect(meld.locator(f'.added [data-card="{laid[0]["card"]}"]')).to_have_count(1)
     expect(phone.locator("#board .added")).to_have_count(1)
+    # "Reconnecting…" (the server is slow or away) lies over the bar: the table stays whole.
+    phone.evaluate("document.getElementById('offline').hidden = false")
+    table_fits(phone, "while reconnecting")
 
 
 # ---- no lost tap: a tap that lands while a push redraws the table ---------------------------
