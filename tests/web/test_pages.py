@@ -180,6 +180,12 @@ def test_the_host_fills_free_seats_with_bots_and_the_hand_is_dealt(app, client):
         assert r.status_code == 200
     view = tables_of(app).get(code).view(0)
     assert view["phase"] != "waiting" and [p["bot"] for p in view["players"]] == [None, "easy", "easy"]
+    # Bots take names that are no family titles, and every sentence marks them as bots.
+    names = [p["name"] for p in view["players"][1:]]
+    assert not set(names) & {"Lola", "Lolo", "Tita", "Tito", "Ate", "Kuya"}
+    from webapp.web.present import name_said
+    with app.test_request_context("/"):
+        assert name_said(view, 1) == f"{names[0]} (bot)" and name_said(view, 0) == "Ana"
     other = app.test_client()          # no seat: refused
     r = other.post(f"/t/{code}/seats/1/bot", headers={"X-CSRF-Token": token_of(other)},
                    data={"level": ""})

@@ -123,6 +123,13 @@ def name_of(view: dict, seat) -> str:
     return W.seat_name([p.get("name") for p in view.get("players", [])], seat, _translate())
 
 
+def name_said(view: dict, seat) -> str:
+    """A seat as a sentence names it: a bot marked as one ("Tala (bot)"), as Words does."""
+    name = name_of(view, seat)
+    player = next((p for p in view.get("players") or [] if p.get("seat") == seat), {})
+    return _translate()(W.CATALOG["bot_name"]).format(name=name) if player.get("bot") else name
+
+
 def words(view: dict) -> dict:
     """The game's own words for buttons and labels (Tonk: spread, hit, book): made once per
     game and language (read them, never change them)."""
@@ -347,7 +354,7 @@ def install(app) -> None:
         return
     # The story's words (Told) come to _table.html ready made: webapp/web/partials.py.
     app.jinja_env.globals.update(
-        _baraha_present=True, card=card, name_of=name_of, words=words, plan=plan,
+        _baraha_present=True, card=card, name_of=name_of, name_said=name_said, words=words, plan=plan,
         action_json=action_json, result_words=result_words, draw_called=draw_called,
         meld_by_key=meld_by_key, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
