@@ -97,6 +97,7 @@ def test_the_whole_table_is_on_one_screen(server, phone):
 
 
 LAID = [(360, 640, "en", False)]
+BANNER = [(320, 568, "fil", False), (640, 360, "fil", False)]
 
 
 @pytest.mark.parametrize("phone", LAID, indirect=True, ids=["360x640"])
@@ -108,8 +109,15 @@ def test_a_card_laid_off_is_marked_on_its_meld(server, phone):
     meld = phone.locator(f'#board [data-meld="{onto["seat"]}:{onto["meld"]}"]')
     expect(meld.locator(f'.added [data-card="{laid[0]["card"]}"]')).to_have_count(1)
     expect(phone.locator("#board .added")).to_have_count(1)
-    # "Reconnecting…" (the server is slow or away) lies over the bar: the table stays whole.
-    phone.evaluate("document.getElementById('offline').hidden = false")
+
+
+@pytest.mark.parametrize("phone", BANNER, indirect=True, ids=["320x568-fil", "640x360-fil"])
+def test_the_connection_banner_lies_over_the_bar_and_the_table_stays_whole(server, phone):
+    # "Reconnecting…" (the server is slow or away) covers the bar only, even with the
+    # longest words it may say.
+    open_table(server, phone, "tongits", 6, 1)
+    phone.evaluate("""() => { const b = document.getElementById('offline');
+        b.textContent = document.getElementById('js-words').dataset.refused; b.hidden = false; }""")
     table_fits(phone, "while reconnecting")
 
 
