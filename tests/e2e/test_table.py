@@ -135,9 +135,12 @@ def test_a_tap_whose_card_is_redrawn_under_the_finger_still_picks_it(server, pho
     # finger comes up on the new card: the browser sends that click to an element both
     # share (the table), and the tap must still pick the card.
     open_table(server, phone, "tongits", 4, 1)
+    wait_js(phone, "window.socket.connected")      # its first fetch of the view is done or under way
+    phone.wait_for_timeout(200)
     cards = phone.locator("#hand [data-card]")
     for i in range(8):
         card = cards.nth(i % cards.count())
+        expect(card).to_be_visible()
         want = "false" if card.get_attribute("aria-pressed") == "true" else "true"
         box = card.bounding_box()
         phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
