@@ -65,3 +65,53 @@ def deck_of(hands: list[list[str]], dealer: int, rest_first: list[str] = ()) -> 
     # The stock is drawn from its end (the engine reverses it): the first to draw gets
     # rest_first[0].
     return deck + list(rest_first) + others
+
+
+# The whole table: besides the hand and the moves, both piles, every other player's box and
+# every face-up card of every meld on the table; and the page itself never scrolls.
+TABLE = """() => {
+  const W = innerWidth, H = innerHeight, bad = [], counts = {};
+  const groups = {
+    hand: "#hand [data-card]",
+    moves: "#actions form.act:not([hidden]) button, #actions .btns > button:not([hidden])",
+    pile: "[data-pile=stock], [data-pile=discard]",
+    player: "#opponents [data-seat]",
+    meld: "#board [data-meld] [data-card]",
+  };
+  for (const [group, sel] of Object.entries(groups)) {
+    counts[group] = 0;
+    for (const el of document.querySelectorAll(sel)) {
+      if (el.closest("[hidden]") || !el.getClientRects().length) continue;
+      counts[group]++;
+      const r = el.getBoundingClientRect();
+      const name = group + " " + (el.dataset.card || el.dataset.seat || el.dataset.pile || el.textContent.trim());
+      if (r.left < -.5 || r.top < -.5 || r.right > W + .5 || r.bottom > H + .5) {
+        bad.push(name + " is off screen: " + [r.left, r.top, r.right, r.bottom].map(Math.round)); continue;
+      }
+      for (const [fx, fy] of [[.5, .5], [.1, .1], [.9, .1], [.1, .9], [.9, .9]]) {
+        const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+        if (!hit || !el.contains(hit)) {
+          bad.push(name + " is covered at " + fx + "," + fy + " by " + (hit ? hit.outerHTML.slice(0, 90) : "nothing"));
+          break;
+        }
+      }
+    }
+  }
+  const d = document.documentElement;
+  return {bad, counts, scroll: [d.scrollWidth, d.scrollHeight, scrollX, scrollY], size: [W, H],
+          melds: [...document.querySelectorAll("#board [data-meld]")].map(m => m.querySelectorAll("[data-card]").length)};
+}"""
+
+
+def table_fits(page: Page, what: str) -> dict:
+    """Asserts that the whole table is on screen, uncovered, and that the page does not
+    scroll; returns how many of each kind were seen and the cards of each meld."""
+    for _ in range(6):
+        page.wait_for_timeout(60)
+        got = page.evaluate(TABLE)
+        w, h = got["size"]
+        if not got["bad"] and got["scroll"] == [w, h, 0, 0]:
+            break
+    assert got["scroll"] == [w, h, 0, 0], f"{what}: the page scrolls ({got['scroll']} for {w}x{h})"
+    assert not got["bad"], f"{what}:\n" + "\n".join(got["bad"])
+    return got

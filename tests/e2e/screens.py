@@ -11,7 +11,7 @@ photographs Ana's screen:
     your-turn-{light,dark}.png Ana's turn, K♣ picked: the meld it lays off on glows
     result-{light,dark}.png    the end of the hand: the settlement line by line
 
-At 360x640 too (the phones families hold):
+At 360x640 too (issue 10: the phones families hold):
 
     your-turn-360-{light,dark}.png     Ana's turn after drawing, K♣ picked
     drop-confirm-360-{light,dark}.png  Tonk: Drop asks first, with the count
@@ -19,8 +19,16 @@ At 360x640 too (the phones families hold):
     result-360-{light,dark}.png        the end of the hand: who called, answered, won and why
     settlement-360-{light,dark}.png    the settlement: the antes, each payment named
 
-In Filipino, light, at 360x640: your-turn-360-fil.png (K♣ picked) and
-result-360-fil.png (the settlement).
+In Filipino, light, at 360x640: your-turn-360-fil.png (K♣ picked) and result-360-fil.png
+(the settlement).
+
+The whole table on the phones families hold, at 360x640 and 320x568 (SIZE), in English and
+Filipino (LANG), light and dark, with five melds down (played through tests/e2e/tabletop.py):
+
+    full-SIZE-mine-LANG-{light,dark}.png     Ana's turn, after drawing
+    full-SIZE-others-LANG-{light,dark}.png   Ben's turn
+    wild-tonk-SIZE-{light,dark}.png          Tonk with wild deuces: four spreads, a wild
+                                             standing in a run, a wild in Ana's hand
 
 With --extra, also the Rules and Settings panels, 320x640 and a phone on its side
 (844x390), to look at (not committed).
@@ -35,6 +43,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 from werkzeug.serving import make_server
 
+from . import tabletop
 from .conftest import ARGS, CHROMIUM, PHONE
 from .driver import (
     create_table,
@@ -106,6 +115,40 @@ def drop_confirm(app, decks, base: str, page: Page, out: Path) -> None:
     page.set_viewport_size(PHONE)
 
 
+def full_tables(app, decks, base: str, browser, out: Path) -> None:
+    """The whole table at 360x640 and 320x568: five melds down, Ana's turn and Ben's, in
+    both languages and both schemes; and a wild Tonk hand."""
+    tables = tables_of(app)
+    for w, h in ((360, 640), (320, 568)):
+        for lang in ("en", "fil"):
+            for tag, turn in (("mine", 0), ("others", 1)):
+                t, tokens = tabletop.make(tables, decks, "tongits", ["Ana", "Ben", "Cy"])
+                tabletop.fill(t, 5, turn)
+                page = _phone(browser, base, t.code, tokens[0], w, h, lang)
+                if turn == 0:
+                    v = int(page.locator("#view").get_attribute("data-version"))
+                    page.locator("[data-pile=stock] [data-tap=draw]").click()
+                    wait_version(page, v + 1)
+                shoot(page, out, f"full-{w}x{h}-{tag}-{lang}")
+                page.context.close()
+        t, tokens = tabletop.make(tables, decks, "tonk", ["Ana", "Ben", "Cy"], {"wilds": "deuces"})
+        tabletop.fill(t, 4, 0)
+        page = _phone(browser, base, t.code, tokens[0], w, h, "en")
+        shoot(page, out, f"wild-tonk-{w}x{h}")
+        page.context.close()
+
+
+def _phone(browser, base: str, code: str, token: str, w: int, h: int, lang: str) -> Page:
+    ctx = browser.new_context(viewport={"width": w, "height": h}, color_scheme="light", reduced_motion="reduce",
+                              device_scale_factor=1, locale="fil-PH" if lang == "fil" else "en-US")
+    ctx.add_cookies([{"name": cookie_name(code), "value": token, "url": base}])
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{code}")
+    page.wait_for_function("() => !!window.socket && window.socket.connected")
+    page.wait_for_timeout(150)
+    return page
+
+
 def main(out: Path, extra: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     doc = scenario("tongits-challenge.json")
@@ -169,11 +212,10 @@ def main(out: Path, extra: bool = False) -> None:
             ana.evaluate("window.scrollTo(0, 0)")
             shoot(ana, out, "table")
             ana.set_viewport_size(SMALL)
-            # The feed sits under the board: scroll it up to just above the hand.
-            ana.evaluate("""() => { const f = document.querySelector('#feed').getBoundingClientRect();
-              const h = document.querySelector('.hand-col').getBoundingClientRect();
-              window.scrollBy(0, f.bottom - h.top + 4); }""")
+            # The feed sits under the board, in the felt's own scroll: bring it into view.
+            ana.evaluate("document.querySelector('#feed').scrollIntoView({block: 'end'})")
             shoot(ana, out, "feed-360")
+            ana.evaluate("document.querySelector('.felt-col').scrollTop = 0")
             ana.set_viewport_size(PHONE)
             if extra:
                 extras(ana, out, "table")
@@ -187,13 +229,15 @@ def main(out: Path, extra: bool = False) -> None:
             ana.evaluate("window.scrollTo(0, 0)")
             shoot(ana, out, "result-360")
             ana.evaluate("""() => { const h = [...document.querySelectorAll('#result h3')].pop();
-              window.scrollBy(0, h.getBoundingClientRect().top
+              document.querySelector('#view').scrollBy(0, h.getBoundingClientRect().top
                 - document.querySelector('.bar').getBoundingClientRect().bottom - 8); }""")
             shoot(ana, out, "settlement-360")
+            ana.evaluate("document.querySelector('#view').scrollTop = 0")
             in_filipino(ana, base, out, "result-360")
             if extra:
                 extras(ana, out, "result")
             drop_confirm(app, decks, base, ana, out)
+            full_tables(app, decks, base, browser, out)
             browser.close()
         server.shutdown()
 

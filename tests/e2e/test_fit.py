@@ -111,7 +111,7 @@ def a_turn(server, ana, axe_too=False):
     """Ana's turn: before and after drawing, one card picked, three picked; it all fits."""
     doc = scenario("tongits-challenge.json")
     table(server, ana, "tongits", doc["deal"]["deck"], doc["dealer"], doc["actions"][:5])
-    assert fits(ana, "before drawing") == 12 + 2          # 12 cards; Draw a card, Take Q♠
+    assert fits(ana, "before drawing") == 12 + 2          # 12 cards; Take from stock, Take Q♠
     if axe_too:
         axe(ana, "before drawing")
     v = version(ana)

@@ -113,7 +113,7 @@ def test_moves_that_do_not_fit_one_row_go_into_a_sheet(server, ana):  # noqa: F8
     doc = scenario("tonk-2p-drop.json")
     table(server, ana, "tonk", doc["deal"]["deck"], 1, players=2, options=doc["options"])
     row = ana.locator("#actions .btns")
-    expect(row.locator(":scope > form.act")).to_have_count(2)     # Draw a card, Drop
+    expect(row.locator(":scope > form.act")).to_have_count(2)     # Take from stock, Drop
     expect(ana.locator("[data-more]")).to_be_hidden()
     # A row with room for one button only: "More moves (2)" holds both.
     # (A narrow window, not a narrowed row: a pushed view redraws the row, never the window.)

@@ -278,7 +278,7 @@ def test_a_whole_turn_with_the_keyboard_only(server, people):
     ana.locator("body").press("Escape")        # start from the top of the page, keys only
     v = version(ana)
 
-    got = key_until(ana, "Tab", lambda f: f["text"] == "Draw a card")
+    got = key_until(ana, "Tab", lambda f: f["text"] == "Take from stock")
     assert got["ring"], "the focused button shows a focus ring"
     ana.keyboard.press("Enter")
     wait_version(ana, v + 1)

@@ -134,6 +134,17 @@ def expected_events(hand, seat: int, versions) -> list[dict]:
     return out
 
 
+def once_face_up(hand) -> set:
+    """Cards everyone at the table has seen lying face up (discarded, laid off, melded open,
+    taken from the discard pile): public for the rest of the hand, wherever they went."""
+    out = set()
+    for e in hand.events:
+        a = e.action
+        if a is not None and (a.do in ("discard", "layoff", "take") or (a.do == "meld" and not a.face_down)):
+            out |= {c for c in (a.card, e.card) if c is not None} | set(a.cards or ())
+    return out
+
+
 class Hidden:
     """What one seat must not see now, read from the server's own state (a Hand)."""
 
@@ -145,6 +156,7 @@ class Hidden:
                     cards |= set(h)
             for ms in hand.melds:
                 cards |= {c for m in ms if m.face_down and m.seat != seat for c in m.cards}
+            cards -= once_face_up(hand)
         self.cards = {text(c) for c in cards}
         stock = list(hand.stock) if hand is not None else []
         # Runs of the stock's order: five card ints, or three card texts, either direction.

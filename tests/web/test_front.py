@@ -137,4 +137,4 @@ def test_moves_that_end_the_hand_say_so_and_ask_first(app, client, decks):
     count = re.search(r'data-count="(\d+)"', text).group(1)
     assert f">Drop with {count}: end the hand</button>" in text
     assert f'data-confirm="Drop with {count}? The hand ends now." data-confirm-yes="Drop"' in text
-    assert ">Draw a card</button>" in text
+    assert ">Take from stock</button>" in text

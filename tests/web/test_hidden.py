@@ -42,13 +42,15 @@ def check(view, table):
     if table.hand is None:
         assert card_texts(view) == set()
         return
-    seen = card_texts(view, skip=("result", "events") if table.hand.over else ("events",))
+    seen = card_texts(view, skip=("result", "events", "log") if table.hand.over else ("events", "log"))
     hidden = forbidden(table.hand, view["seat"])
     leaked = seen & hidden
     assert not leaked, f"seat {view['seat']} sees {sorted(leaked)}"
-    # Events may name a card hidden now only if it was once face up (a Tonk take).
-    leaked = card_texts(view["events"]) & hidden - public(table.hand, view["seat"])
-    assert not leaked, f"seat {view['seat']}'s events show {sorted(leaked)}"
+    # The events and the log may name a card hidden now only if it was once face up (a
+    # Tonk take: everyone saw it on the discard pile).
+    for part in ("events", "log"):
+        leaked = card_texts(view.get(part) or []) & hidden - public(table.hand, view["seat"])
+        assert not leaked, f"seat {view['seat']}'s {part} shows {sorted(leaked)}"
     assert not any("stock" in e for e in view["events"])
     assert "deck" not in json.dumps(view)
 

@@ -404,7 +404,7 @@ def test_a_table_mid_hand_in_filipino_has_no_english_sentences_and_the_api_stays
     assert lang_of(page) == "fil"
     assert "Tira mo" in page and "Bumunot ka ng 6♥" in page and "Sumapaw si Cy ng 9♣" in page
     assert "siyete ng trebol" in page                         # cards by name, for screen readers
-    for english in ("Your turn", "discarded", "laid off", "Draw a card", "Discard pile", "Stock",
+    for english in ("Your turn", "discarded", "laid off", "Take from stock", "Discard pile", "Stock",
                     "Other players", "not opened", "seven of clubs", "Game log", "Your hand"):
         assert english not in page, english
     english_page = html.unescape(ana.get(f"/t/{code}", headers={

@@ -153,6 +153,8 @@ def test_actions_stale_illegal_and_next(app, client, stacked):
     assert "Ana pays" not in html
     r = post(client, code, 1, {"do": "next"})
     assert r.status_code == 200 and "Waiting for Ben, Cy" in r.data.decode()
+    # Ben, who has not pressed it yet, is told that Ana has.
+    assert "Ana pressed Next hand." in ben.get(f"/t/{code}/view", headers=HX).data.decode()
 
 
 def test_a_partial_names_no_hidden_card(app, client, stacked):
@@ -178,7 +180,21 @@ def test_the_host_fills_free_seats_with_bots_and_the_hand_is_dealt(app, client):
         assert r.status_code == 200
     view = tables_of(app).get(code).view(0)
     assert view["phase"] != "waiting" and [p["bot"] for p in view["players"]] == [None, "easy", "easy"]
+    # Bots take names that are no family titles, and every sentence marks them as bots.
+    names = [p["name"] for p in view["players"][1:]]
+    assert not set(names) & {"Lola", "Lolo", "Tita", "Tito", "Ate", "Kuya"}
+    from webapp.web.present import name_said
+    with app.test_request_context("/"):
+        assert name_said(view, 1) == f"{names[0]} (bot)" and name_said(view, 0) == "Ana"
     other = app.test_client()          # no seat: refused
     r = other.post(f"/t/{code}/seats/1/bot", headers={"X-CSRF-Token": token_of(other)},
                    data={"level": ""})
     assert r.status_code == 401
+
+
+def test_the_home_page_offers_back_to_the_table_this_phone_sits_at(client):
+    code = create(client, game="tonk", players="2")
+    home = client.get("/").get_data(as_text=True)
+    assert f"Back to table {code}" in home and f'href="/t/{code}"' in home
+    client.delete_cookie(f"baraha_{code}")
+    assert "Back to table" not in client.get("/").get_data(as_text=True)

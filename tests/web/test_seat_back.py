@@ -76,3 +76,24 @@ def test_a_person_whose_seat_a_bot_plays_is_told_and_asks_it_back(app):
     assert "is playing your seat" not in ben.get(f"/t/{code}").get_data(as_text=True)
     # Nobody asked: nothing to approve; a seat with nobody in it cannot be claimed.
     assert ana.post(f"/t/{code}/seats/1/approve", data={"csrf_token": _csrf(ana_page)}).status_code == 422
+
+
+def test_the_asker_is_told_when_the_host_says_no(app):
+    host = app.test_client()
+    code = host.post("/api/tables", json={"game": "tongits", "players": 3}).get_json()["code"]
+    ana, ben, cy = _sit(app, code, "Ana"), _sit(app, code, "Ben"), _sit(app, code, "Cy")
+    new = app.test_client()
+    page = new.get(f"/t/{code}").get_data(as_text=True)
+    assert new.post(f"/t/{code}/seats/1/claim", data={"csrf_token": _csrf(page)}).status_code == 303
+    ana_page = ana.get(f"/t/{code}").get_data(as_text=True)
+    assert ana.post(f"/t/{code}/seats/1/approve", data={"refuse": "1", "csrf_token": _csrf(ana_page)}).status_code == 303
+    told = new.get(f"/t/{code}").get_data(as_text=True)
+    assert "The host did not give Seat 2 to this phone." in told and 'id="claim-wait"' not in told
+    # A person whose seat a bot plays asks it back; the host says no; their phone says so.
+    r = ana.post(f"/t/{code}/seats/1/bot", data={"level": "easy", "csrf_token": _csrf(ana_page)})
+    assert r.status_code == 303
+    mine = ben.get(f"/t/{code}").get_data(as_text=True)
+    assert ben.post(f"/t/{code}/seats/1/back", data={"csrf_token": _csrf(mine)}).status_code == 303
+    ana_page = ana.get(f"/t/{code}").get_data(as_text=True)
+    assert ana.post(f"/t/{code}/seats/1/approve", data={"refuse": "1", "csrf_token": _csrf(ana_page)}).status_code == 303
+    assert "The host said no" in ben.get(f"/t/{code}").get_data(as_text=True)

@@ -40,9 +40,9 @@ def test_the_feed_hides_what_the_reader_may_not_see_and_tonk_says_its_words():
                              {"seat": 1, "do": "discard", "card": "QS"}],
              discard_pile=["QS"])
     w = Words(v, viewer=0)
-    # 4S went into Seat 2's hidden hand: "a card", here as in the feed.
-    assert w.since(1) == "took a card · hit with 8H · discarded QS"
-    assert w.feed()[0] == "Seat 2 took a card from the discard pile"     # 4S is in a hidden hand
+    # 4S went into Seat 2's hand, but everyone saw it on the pile: named, here as in the feed.
+    assert w.since(1) == "took 4S · hit with 8H · discarded QS"
+    assert w.feed()[0] == "Seat 2 took 4S from the discard pile"
     assert Words(view("tonk", events=[{"do": "deal", "dealer": 0}]), viewer=0).feed() == []
 
 

@@ -104,3 +104,12 @@ def test_names(raw, clean):
 def test_the_default_database_is_in_the_users_data_folder(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert data_dir() == tmp_path / "baraha"
+
+
+def test_a_name_is_limited_in_characters_people_see():
+    from webapp.tables.names import NAME_MAX, clean, seen_length
+    assert seen_length("Lola 👵🏽") == 6 and seen_length("🇵🇭 José") == 6 and seen_length("é") == 1
+    flags = "🇵🇭" * NAME_MAX                  # 24 flags: 48 code points, 96 UTF-16 units
+    assert clean(flags) == flags
+    with pytest.raises(Exception, match="1 to 24 characters"):
+        clean("🇵🇭" * (NAME_MAX + 1))

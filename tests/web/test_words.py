@@ -47,11 +47,11 @@ def test_your_own_phone_says_you_and_never_your_name():
     assert Words(v).lines()[0] == "Ana drew 9C"
 
 
-def test_a_card_hidden_again_is_a_card_in_words():
-    # Tonk: Cy took 7H into a hand; for Ana it is hidden again.
+def test_a_discard_is_public_and_named_even_once_taken_into_a_hand():
+    # Tonk: Cy took 7H into a hand; everyone saw it lie on the pile.
     events = [{"seat": 1, "do": "discard", "card": "7H"}, {"seat": 2, "do": "take", "card": "7H"}]
     v = view("tonk", events=events)
-    assert Words(v).lines() == ["Seat 2 discarded a card", "Cy took a card from the discard pile"]
+    assert Words(v).lines() == ["Seat 2 discarded 7H", "Cy took 7H from the discard pile"]
     v["result"] = {"end": "out", "winners": [2], "deadwood": [3, 4, 0], "lines": []}
     assert Words(v).lines()[:2] == ["Seat 2 discarded 7H", "Cy took 7H from the discard pile"]
 
@@ -83,7 +83,18 @@ def test_the_stock_running_out_and_tonk_endings():
                                 "Seat 2 won with the lowest count, 3"]
     v = view("tonk", events=[{"seat": 0, "do": "drop"}],
              result={"end": "caught", "winners": [2], "deadwood": [9, 12, 4], "lines": []})
-    assert Words(v, viewer=0).lines() == ["You dropped", "You were caught with 9"]
+    assert Words(v, viewer=0).lines() == ["You dropped", "You were caught with 9 by Cy (4, lower)"]
+    v = view("tonk", events=[{"seat": 1, "do": "drop"}],
+             result={"end": "caught", "winners": [0], "deadwood": [5, 9, 9], "lines": []})
+    assert Words(v, viewer=0).lines()[-1] == ("Seat 2 was caught with 9 by You (5, lower) and Cy "
+                                              "(9: a tie goes against the one who dropped)")
+
+
+def test_every_sentence_that_names_a_bot_says_it_is_one():
+    v = view("tonk", events=[{"seat": 2, "do": "drop"}],
+             result={"end": "drop", "winners": [2], "deadwood": [9, 12, 4], "lines": []})
+    v["players"][2]["bot"] = "easy"
+    assert Words(v, viewer=0).lines() == ["Cy (bot) dropped", "Cy (bot) won the drop with 4"]
 
 
 def test_settlement_turn_and_refusals_in_words():
@@ -132,3 +143,21 @@ def test_the_last_events_alone_give_the_tail_of_the_story_and_kept_sentences_the
     assert Words(v, viewer=0, memo=memo, memo_key="k").lines() == whole and memo.hits
     # Another reader, another language or another card style never reads these sentences.
     assert Words(v, viewer=1, memo=memo, memo_key="k").lines() == Words(v, viewer=1).lines()
+
+
+def test_a_hit_that_takes_back_a_wild_says_which_wild_went_to_whom():
+    events = [{"seat": 1, "do": "meld", "cards": ["2C", "5H", "6H"], "as": {"2C": "4H"}},
+              {"seat": 2, "do": "layoff", "card": "4H", "onto": {"seat": 1, "meld": 0}}]
+    v = view("tonk", events=events)
+    assert Words(v, viewer=0).lines()[-1] == \
+        "Cy hit Seat 2's spread with 4H (Cy took the wild 2C back into their hand)"
+    assert Words(v, viewer=2).lines()[-1] == \
+        "You hit Seat 2's spread with 4H (you took the wild 2C back into your hand)"
+
+
+def test_one_button_where_the_suit_a_wild_stands_for_changes_nothing():
+    from webapp.web.present import plan
+    book = [{"do": "meld", "cards": ["2S", "7C", "7D"], "as": {"2S": s}} for s in ("7H", "7S")]
+    run = [{"do": "meld", "cards": ["2S", "5H", "6H"], "as": {"2S": s}} for s in ("4H", "7H")]
+    v = view("tonk", legal=book + run, melds=[])
+    assert plan(v)["meld"] == book[:1] + run

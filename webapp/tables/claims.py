@@ -29,6 +29,24 @@ def requests_of(table) -> dict:
     return table.__dict__.setdefault("seat_requests", {})
 
 
+def refusals_of(table) -> dict:
+    """What the host said no to, until the asker has been told: a claim's token hash -> its
+    seat, and ("back", seat) -> True for a person who asked a bot for their seat back."""
+    return table.__dict__.setdefault("seat_refusals", {})
+
+
+def refused_claim(table, token) -> int | None:
+    """The seat this phone asked for and the host refused (told once: then forgotten)."""
+    if not isinstance(token, str) or not token:
+        return None
+    return refusals_of(table).pop(hash_token(token), None)
+
+
+def refused_back(table, seat: int) -> bool:
+    """Whether the host said no when this seat's person asked for it back."""
+    return ("back", seat) in refusals_of(table)
+
+
 def claim(table, seat) -> str:
     """A new phone asks for a person's seat: its token, valid once the host approves."""
     check_seat(seat, table.players)
@@ -58,6 +76,7 @@ def ask_back(table, seat: int) -> None:
         if not table.seats[seat].bot:
             raise Illegal("you are playing your seat yourself: there is nothing to ask back")
         requests_of(table).setdefault(seat, None)
+        refusals_of(table).pop(("back", seat), None)
         version = _shown(table, seat)
     table._notify(version)
 
@@ -84,6 +103,9 @@ def refuse(table, seat, by: int | None) -> None:
     check_seat(seat, table.players)
     with table.lock:
         check_host(table, by)
-        requests_of(table).pop(seat, None)
+        reqs = requests_of(table)
+        if seat in reqs:        # the asker is told (its join page, or its own table)
+            asked = reqs.pop(seat)
+            refusals_of(table)[asked if asked is not None else ("back", seat)] = seat
         version = _shown(table, seat)
     table._notify(version)

@@ -21,7 +21,7 @@ import unicodedata
 
 from .errors import BadRequest
 
-NAME_MAX = 24
+NAME_MAX = 24      # characters as people see them (seen_length), not code points or UTF-16 units
 # Letters that draw nothing (Hangul fillers, Braille blank, ...): categories say "letter"
 # or "symbol", but on screen they are empty.
 BLANKS = set("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
@@ -50,6 +50,26 @@ _LETTERS = str.maketrans(_LOOKS)
 _ALL = str.maketrans({**_LOOKS, **_DIGITS})
 
 
+def seen_length(name: str) -> int:
+    """How many characters people see (Unicode's grapheme clusters, closely enough for a
+    name): a letter with its accents is one, an emoji with its skin tone or its variation
+    selector is one, a flag (two regional indicators) is one."""
+    n, half_flag = 0, False
+    for ch in name:
+        o = ord(ch)
+        if unicodedata.category(ch)[0] == "M" or 0xFE00 <= o <= 0xFE0F or 0x1F3FB <= o <= 0x1F3FF \
+                or o == 0x200D or 0xE0020 <= o <= 0xE007F:
+            continue
+        if 0x1F1E6 <= o <= 0x1F1FF:
+            half_flag = not half_flag
+            if not half_flag:
+                continue
+        else:
+            half_flag = False
+        n += 1
+    return n
+
+
 def clean(name) -> str:
     """The name as it will be shown; BadRequest naming the problem otherwise."""
     if not isinstance(name, str):
@@ -70,7 +90,7 @@ def clean(name) -> str:
     if not name or all(unicodedata.category(ch)[0] in "MZ" for ch in name):
         raise BadRequest("name: type a name people can see (it was empty, or only "
                          "invisible characters)")
-    if len(name) > NAME_MAX:
+    if seen_length(name) > NAME_MAX:
         raise BadRequest(f"name: must be 1 to {NAME_MAX} characters long")
     label = skeleton(name, digits=False)
     if RESERVED.match(label) or LABELLIKE.search(label):

@@ -8,7 +8,8 @@ import hashlib
 import hmac
 import secrets
 
-BOT_NAMES = ("Lola", "Lolo", "Tita", "Tito", "Ate", "Kuya")
+# Sky words, never the family titles people at the table call each other (Lola, Tito, Kuya...).
+BOT_NAMES = ("Tala", "Buwan", "Araw", "Ulap", "Hangin", "Alon")
 
 
 def hash_token(token: str) -> str:

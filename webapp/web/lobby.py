@@ -10,7 +10,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..engine.options import OPTIONS as RULE_BOOK
 from ..tables.errors import WebError
-from .seats import cookie_name
+from .seats import cookie_name, seat_tokens
 from ..tables import BOT_LEVELS, tables_of
 from ..tables.match import OPTIONS as MATCH
 from . import fragments, guard, present
@@ -116,6 +116,23 @@ def _setup(state) -> None:
     present.install(state.app)
 
 
+def held_tables() -> list[str]:
+    """The codes of the open tables where this browser holds a seat (its seat cookies, a
+    few at most): the home page offers "Back to table K7QF" first."""
+    codes = []
+    for code, token in list(seat_tokens(request.cookies).items())[:40]:
+        if len(codes) >= 3:
+            break
+        try:
+            table = tables_of(current_app).get(code)
+            table.seat_of(token)
+        except WebError:
+            continue
+        if not table.closed:
+            codes.append(table.code)
+    return codes
+
+
 def _home(error: str | None = None, form=None, status: int = 200):
     form = form or {}
     body = render_template(
@@ -123,7 +140,7 @@ def _home(error: str | None = None, form=None, status: int = 200):
         level_words=LEVEL_WORDS,
         fields={g: option_fields(g) for g in GAMES}, error=error, form=form,
         name=form.get("name") or request.cookies.get(NAME_COOKIE, ""),
-        code=(request.args.get("code") or "").strip().upper()[:8])
+        code=(request.args.get("code") or "").strip().upper()[:8], held=held_tables())
     return body, status
 
 

@@ -46,6 +46,13 @@ def reader() -> Reader:
     return found
 
 
+def _refused_back(view: dict) -> bool:
+    try:
+        return claims.refused_back(tables_of(current_app).get(view["code"]), view["seat"])
+    except WebError:
+        return False
+
+
 def context(view: dict, sort: str) -> dict:
     """What table/_table.html is rendered with (the page, a GET of the partial, a POST's
     answer and the push alike)."""
@@ -59,6 +66,7 @@ def context(view: dict, sort: str) -> dict:
     return {
         "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if host else [],
         "seat_asked": sorted(asks),
+        "seat_refused": _refused_back(view),
         "view": view,
         "waiting": view.get("phase") == "waiting",
         "sort": sort,

@@ -125,6 +125,13 @@ def name_of(view: dict, seat) -> str:
     return W.seat_name([p.get("name") for p in view.get("players", [])], seat, _translate())
 
 
+def name_said(view: dict, seat) -> str:
+    """A seat as a sentence names it: a bot marked as one ("Tala (bot)"), as Words does."""
+    name = name_of(view, seat)
+    player = next((p for p in view.get("players") or [] if p.get("seat") == seat), {})
+    return _translate()(W.CATALOG["bot_name"]).format(name=name) if player.get("bot") else name
+
+
 def words(view: dict) -> dict:
     """The game's own words for buttons and labels (Tonk: spread, hit, book): made once per
     game and language (read them, never change them)."""
@@ -282,13 +289,37 @@ def action_json(action: dict) -> str:
 
 
 def plan(view: dict) -> dict:
-    """The legal actions grouped for the buttons: what needs a selection and what not."""
+    """The legal actions grouped for the buttons: what needs a selection and what not. Of
+    the ways to play a wild that make no difference (it stands in a book: any suit of that
+    rank is the same), one button."""
     legal = [strip_seat(a) for a in view.get("legal") or []]
     out = {k: [] for k in ("draw", "take", "meld", "layoff", "discard", "tongit",
                            "call_draw", "fold", "challenge", "drop", "next", "other")}
+    melds, seen = meld_by_key(view), set()
     for a in legal:
+        if a.get("as"):
+            same = _same_play(a, melds)
+            if same in seen:
+                continue
+            seen.add(same)
         out.get(a.get("do"), out["other"]).append(a)
     return out
+
+
+def _same_play(a: dict, melds: dict) -> str:
+    """A wild's play with the suit it stands for left out where every card of the book it
+    joins has one rank (the suit changes nothing)."""
+    stands = a["as"]
+    if a.get("do") == "layoff":
+        m = melds.get((a["onto"]["seat"], a["onto"]["meld"])) or {}
+        eff = [(m.get("as") or {}).get(c, c) for c in m.get("cards") or []]
+    else:
+        eff = [stands.get(c, c) for c in (a.get("cards") or []) + (a.get("with") or [])] + \
+            ([a["card"]] if a.get("do") == "take" and a.get("card") else [])
+    ranks = {c[:-1] for c in eff} | {c[:-1] for c in stands.values()}
+    if len(ranks) == 1:
+        stands = {w: c[:-1] for w, c in stands.items()}
+    return json.dumps({**a, "as": stands}, sort_keys=True)
 
 
 def taps(view: dict) -> dict:
@@ -334,6 +365,26 @@ def beneath(view: dict) -> str | None:
     return None
 
 
+def laid_off(view: dict) -> frozenset:
+    """(seat, meld index, card) of every card laid off (Tonk: hit) on a meld this hand."""
+    return frozenset((e["onto"]["seat"], e["onto"]["meld"], e["card"])
+                     for e in view.get("events") or ()
+                     if e.get("do") == "layoff" and e.get("onto") and e.get("card"))
+
+
+def meld_faces(m: dict, laid: frozenset) -> list[tuple[str, str | None, bool]]:
+    """A meld's face-up cards as they lie: (card, what a wild stands for, laid off), a run
+    in rank order with each wild at the place it stands for (2♠ as 6♠ between 5♠ and 7♠)."""
+    stands = m.get("as") or {}
+    cards = m.get("cards") or []
+    eff = [stands.get(t, t) for t in cards]
+    ranks = [RANKS.index(e[:-1]) if e != "JK" else -1 for e in eff]
+    if "K" in {e[:-1] for e in eff} and 0 in ranks:     # an ace above the king
+        ranks = [13 if r == 0 else r for r in ranks]
+    order = sorted(range(len(cards)), key=lambda i: ranks[i]) if len(set(ranks)) == len(ranks) else range(len(cards))
+    return [(cards[i], stands.get(cards[i]), (m["seat"], m["index"], cards[i]) in laid) for i in order]
+
+
 def meld_by_key(view: dict) -> dict:
     return {(m["seat"], m["index"]): m for m in view.get("melds") or []}
 
@@ -343,12 +394,13 @@ def install(app) -> None:
         return
     # The story's words (Told) come to _table.html ready made: webapp/web/partials.py.
     app.jinja_env.globals.update(
-        _baraha_present=True, card=card, name_of=name_of, words=words, plan=plan,
+        _baraha_present=True, card=card, name_of=name_of, name_said=name_said, words=words, plan=plan,
         action_json=action_json, result_words=result_words, draw_called=draw_called,
         meld_by_key=meld_by_key, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
         draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps,
-        no_dump_marks=no_dump_marks, beneath=beneath)
+        no_dump_marks=no_dump_marks, beneath=beneath,
+        laid_off=laid_off, meld_faces=meld_faces)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
 

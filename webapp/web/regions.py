@@ -45,9 +45,10 @@ def piles(c) -> tuple:
 
 
 def lanes(c) -> tuple:
-    """_lanes.html: everyone's melds, in turn order from the next player, yours last."""
+    """_lanes.html: everyone's melds, in turn order from the next player, yours last, and
+    the cards laid off on them (`laid`: present.laid_off)."""
     v = c["view"]
-    return (v["seat"], _names(v), shown(v["melds"]), v["game"])
+    return (v["seat"], _names(v), shown(v["melds"]), v["game"], c["laid"])
 
 
 def result(c) -> tuple:
@@ -82,9 +83,10 @@ def moves(c) -> tuple:
         hint = (v["phase"], v["deadwood"],
                 present.draw_called(v) if v["phase"] == "answer" else None,
                 present.draw_blocked(v))
+    ready = tuple([p.get("ready") for p in v["players"]]) if over else None   # who pressed Next hand
     if not legal:       # a box with no buttons: the idle line (and the settlement's wait)
         return (v["code"], v["seat"], v["game"], mine, over, hint,
-                tuple(c["waiting_for"]) if over else None, _names(v) if over else None)
+                tuple(c["waiting_for"]) if over else None, _names(v) if over else None, ready)
     does = {a["do"] for a in legal}
     fits = present.no_dump_fits(v)      # the no_dump marks: the card, its meld, the names
     return (v["code"], v["seat"], v["game"], mine, over, shown(legal), hint,
@@ -93,7 +95,7 @@ def moves(c) -> tuple:
             v["discard_top"] if "take" in does else None,
             v["deadwood"] if does & {"call_draw", "drop"} else None,
             shown(v["melds"]) if "layoff" in does else None,
-            shown(fits), _names(v) if fits else None)
+            shown(fits), _names(v) if fits else None, ready)
 
 
 def host(c) -> tuple:

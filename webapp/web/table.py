@@ -144,7 +144,12 @@ def page(code: str):
         return redirect(url_for("table.page", code=table.code))
     seat = _seat(table)
     if seat is None:
-        waits = claims.claimed_seat(table, seat_token(table.code))
+        token = seat_token(table.code)
+        waits = claims.claimed_seat(table, token)
+        refused = claims.refused_claim(table, token) if waits is None else None
+        if refused is not None:
+            return _join_page(table, _("The host did not give Seat %(number)d to this phone. Ask again, "
+                                       "or sit in a free seat.", number=refused + 1))
         return _join_page(table, waiting_for=waits)
     return _page(table, _view(table, seat))
 

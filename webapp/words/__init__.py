@@ -70,7 +70,10 @@ class Words:
         self.t = translate or english
         self.card = card or (lambda c: c)
         self._cards = cards or (lambda cs: " ".join(self.card(c) for c in cs))
-        self.names = [p.get("name") for p in view.get("players") or []]
+        # A bot is never taken for a person: every sentence names it "Tala (bot)".
+        bot = self.t(CATALOG["bot_name"])
+        self.names = [bot.format(name=p["name"]) if p.get("bot") and p.get("name") else p.get("name")
+                      for p in view.get("players") or []]
         self._memo_prefix = (memo_key, self.game, viewer, tuple(self.names))
         over = view.get("result") is not None
         melded = {c for m in view.get("melds") or [] for c in m["cards"] or []}
@@ -78,6 +81,7 @@ class Words:
             set(view.get("hand") or []) | set(view.get("discard_pile") or []) | melded
         self._window = None
         self._said = None
+        self._freed = None
 
     # -- pieces
     def template(self, key: str, you: bool = False) -> str:
@@ -192,7 +196,7 @@ class Words:
                 key = "take.with" if self.game == "tonk" else "take"
                 return self.say(key, seat, card=self.card(e["card"]),
                                 cards=self.stood(e, self.cards(sorted(melded, key=_order))))
-            return self.say("take", seat, card=self.a_card(e["card"]))
+            return self.say("take", seat, card=self.card(e["card"]))
         if do == "meld" and e.get("face_down"):
             return self.say("secret.cards", seat, cards=self.cards(e["cards"])) \
                 if e.get("cards") else self.say("secret", seat)
@@ -202,12 +206,37 @@ class Words:
             owner = e["onto"]["seat"]
             key = "layoff.own" if owner == seat else \
                 "layoff.yours" if owner == self.viewer else "layoff"
-            return self.say(key, seat, card=self.stood(e, self.card(e["card"])), owner=self.name(owner))
+            line = self.say(key, seat, card=self.stood(e, self.card(e["card"])), owner=self.name(owner))
+            wild = self.freed_wilds().get(id(e))
+            return line if wild is None else line + " " + self.say("wild_back", seat, wild=self.card(wild))
         if do == "discard":
-            return self.say("discard", seat, card=self.a_card(e["card"]))
+            return self.say("discard", seat, card=self.card(e["card"]))
         if f"{do}" in CATALOG:
             return self.say(do, seat)
         return self.say("other", seat, do=do)
+
+    def freed_wilds(self) -> dict:
+        """id(hit event) -> the wild it took back: a natural hit on the place a wild stood
+        for sends that wild to the hitter's hand (Tonk's house rule wilds)."""
+        if self._freed is None:
+            self._freed, stands, count = {}, {}, {}
+            for e in self.view.get("events") or ():
+                if e.get("do") == "meld":
+                    seat = e.get("seat")
+                    index = count[seat] = count.get(seat, -1) + 1
+                    stands[(seat, index)] = dict(e.get("as") or {})
+                elif e.get("do") == "take" and e.get("with"):
+                    seat = e.get("seat")
+                    index = count[seat] = count.get(seat, -1) + 1
+                    stands[(seat, index)] = dict(e.get("as") or {})
+                elif e.get("do") == "layoff" and e.get("onto"):
+                    on = stands.setdefault((e["onto"]["seat"], e["onto"]["meld"]), {})
+                    on.update(e.get("as") or {})
+                    wild = next((w for w, c in on.items() if c == e.get("card")), None)
+                    if wild is not None:
+                        del on[wild]
+                        self._freed[id(e)] = wild
+        return self._freed
 
     def stood(self, e: dict, cards: str) -> str:
         """Cards played with Tonk's wilds name what each wild stands for: "5♥ ★ 7♥ (★ as 6♥)"."""
@@ -260,7 +289,11 @@ class Words:
             dropper = next((e["seat"] for e in reversed(events) if e["do"] == "drop"), None)
             if dropper is None:
                 return []
-            return [self.say("caught", dropper, count=counts[dropper])]
+            mine = counts[dropper]
+            catchers = [self.template("catcher." + ("tie" if counts[s] == mine else "lower"))
+                        .format(name=self.name(s), count=counts[s])
+                        for s in range(len(counts)) if s != dropper and counts[s] <= mine]
+            return [self.say("caught", dropper, count=mine, catchers=self.join(catchers))]
         if end == "stock" and self.game == "tonk" and not winners:
             return [self.say("tied")]
         return [self.say(f"won.{end}", w, count=counts[w]) for w in winners]
@@ -311,7 +344,7 @@ class Words:
         if do == "draw":
             return self.template("short.draw")
         if do == "take":
-            return self.template("short.take").format(card=self.a_card(e["card"]))
+            return self.template("short.take").format(card=self.card(e["card"]))
         if do == "meld" and e.get("face_down"):
             return self.template("short.secret")
         if do == "meld":
@@ -320,7 +353,7 @@ class Words:
         if do == "layoff":
             return self.template("short.layoff").format(card=self.stood(e, self.card(e["card"])))
         if do == "discard":
-            return self.template("short.discard").format(card=self.a_card(e["card"]))
+            return self.template("short.discard").format(card=self.card(e["card"]))
         key = f"short.{do}"
         return self.t(CATALOG[key]) if key in CATALOG else ""
 
@@ -393,6 +426,7 @@ class Words:
         key = f"refused.{code}"
         if key not in CATALOG:
             return message
+        key = f"{self.game}.{key}" if f"{self.game}.{key}" in CATALOG else key   # Tonk: spread
         if facts.get("owner") is not None and facts["owner"] == self.viewer \
                 and f"{key}.you" in CATALOG:
             key += ".you"           # "fits your 4♥ 5♥ 6♥"

@@ -44,7 +44,7 @@ export function snapshot() {
   const s = { cards: rects(picks()), stock: box(".pile.stock .pile-cards"), discard: box(".pile.discard .pile-cards"),
     discardTop: v ? v.getAttribute("data-discard") : "", turn: v ? v.getAttribute("data-turn") : "",
     hand: v ? v.getAttribute("data-hand-no") : "", stockN: v ? +v.getAttribute("data-stock") : 0,
-    pile: v ? +v.getAttribute("data-pile") : 0, mine: v ? v.getAttribute("data-mine") === "1" : false,
+    pile: v ? +v.getAttribute("data-pile-n") : 0, mine: v ? v.getAttribute("data-mine") === "1" : false,
     opps: {}, counts: {}, melds: {}, result: !!$("#result") };
   $$(".opp[data-seat]").forEach((o) => {
     s.opps[o.getAttribute("data-seat")] = o.getBoundingClientRect();
@@ -71,7 +71,7 @@ export function animate(b) {
   });
   if (newHand) return;
   // The discard pile: the new top card comes from your hand or from its player.
-  const pileNow = +v.getAttribute("data-pile") || 0, stockN = +v.getAttribute("data-stock") || 0;
+  const pileNow = +v.getAttribute("data-pile-n") || 0, stockN = +v.getAttribute("data-stock") || 0;
   if (top && pileNow > b.pile) {
     const t = $(".pile.discard .card.top");
     if (t) { if (b.cards[top]) flyFrom(t, b.cards[top], 280); else if (b.opps[b.turn]) flyFrom(t, b.opps[b.turn], 320, 0, true); else pop(t); }
