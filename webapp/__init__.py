@@ -6,6 +6,7 @@ webapp` (and `baraha replay`) stays cheap.
 Config keys: DATABASE (SQLite path; default in the user's data directory), TESTING,
 BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests only: a
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
+SCHEDULER (tests only: a tables.turns.Scheduler whose clock and timers they move),
 RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
 MAX_TABLES, TABLES_PER_CLIENT, TABLE_IDLE_HOURS, CLOSED_LINGER_SECONDS, HISTORY_DAYS,
 SWEEP_SECONDS (the tables' life cycle: webapp/tables/lifecycle.py), HOST_NAMES (names this server answers to besides its addresses, localhost and
@@ -128,6 +129,7 @@ def create_app(config: dict | None = None):
     tables = Tables(Store(app.config["DATABASE"], durable=bool(app.config["DURABLE_COMMITS"])),
                     notify=notify,
                     bot_delay=float(app.config["BOT_DELAY"]),
+                    scheduler=app.config.get("SCHEDULER"),
                     deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"],
                     per_client=app.config["TABLES_PER_CLIENT"],
                     idle=float(app.config["TABLE_IDLE_HOURS"]) * 3600,

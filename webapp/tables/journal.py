@@ -9,6 +9,7 @@ from ..engine import game as engine
 from ..engine.actions import Action
 from .checks import request_key
 from .language import TABLE_ACTIONS
+from . import timer
 
 
 def write(store, code: str, version: int, kind: str, data: dict) -> None:
@@ -38,6 +39,7 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
             match=data["match"], deck=data["deck"])
         table.hand_number = data["number"]
         table.versions = [version]          # the deal is the hand's first event
+        table.pace.auto.clear()             # the server's moves of the hand before
         for st in table.seats:
             st.ready = False
     else:
@@ -49,6 +51,8 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
             table.hand = hand or engine.apply(
                 table.hand, Action.from_json(action, seat_required=False).for_seat(seat))
             table.versions.append(version)
+            if seat is not None:
+                timer.noted(table, version, seat, action, data["request"])
         if seat is not None:
             table.last[seat] = data["request"]
     table.version = version

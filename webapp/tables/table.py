@@ -13,7 +13,7 @@ from ..engine.errors import IllegalAction
 from .. import names
 from ..errors import Closed, Conflict, Illegal, Stale, Unauthorized
 from ..words import seat_name
-from . import dealing, journal, turns
+from . import dealing, journal, timer, turns
 from .checks import canonical, check_level, check_seat, check_version, clean_name, \
     parse_action, request_key
 from .language import NOT_DEALT, TABLE_ACTIONS, TableAction, check_host
@@ -28,7 +28,9 @@ class Table:
                  bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
                  deck_source=None):
         self.code, self.game, self.players = code, game, players
-        self.options, self.created = options, created
+        # The engine's house rules; the timer's and watchers' options are the Pace's.
+        self.options, self.created = timer.engine_options(options), created
+        self.pace = timer.Pace(options)
         self.store, self.notify, self.scheduler, self.tokens = store, notify, scheduler, tokens
         self.deck_source = deck_source
         self.seats = new_seats(players, bots)
@@ -107,6 +109,8 @@ class Table:
             before = st.sockets > 0
             st.sockets = max(0, st.sockets + delta)
             changed, version = before != (st.sockets > 0), self.version
+            if changed:
+                (timer.came_online if st.sockets else timer.went_offline)(self, seat)
         if changed:
             self._notify(version)
 
@@ -182,7 +186,8 @@ class Table:
         # one move asks for each seat's several times (the answer, the pushes, the GETs).
         # Kept for the current version only; callers read views, never change them.
         online = tuple(st.sockets > 0 for st in self.seats)
-        key = (self.version, seat, acting, worded, online)
+        away = tuple(timer.away(self, s) for s in range(self.players))
+        key = (self.version, seat, acting, worded, online, away, self.pace.deadline)
         kept = self.__dict__.setdefault("_views", {})
         view = kept.get(key)
         if view is None:
