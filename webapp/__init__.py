@@ -23,7 +23,7 @@ import secrets
 import sys
 from pathlib import Path
 
-BLUEPRINTS = ("api", "lobby", "table", "pwa", "lang")     # modules of webapp/web that define `bp`
+BLUEPRINTS = ("api", "lobby", "table", "pwa", "lang", "watch")     # modules of webapp/web that define `bp`
 
 
 def data_dir() -> Path:

@@ -181,19 +181,20 @@ class Table:
         with self.lock:
             return self._view(seat, worded=worded)
 
-    def _view(self, seat: int, acting: bool = False, worded: bool = True) -> dict:
+    def _view(self, seat: int | None, acting: bool = False, worded: bool = True,
+              watcher: bool = False) -> dict:
         # A view is a function of the version, the seat and who is connected ("away"):
         # one move asks for each seat's several times (the answer, the pushes, the GETs).
         # Kept for the current version only; callers read views, never change them.
         online = tuple(st.sockets > 0 for st in self.seats)
         away = tuple(timer.away(self, s) for s in range(self.players))
-        key = (self.version, seat, acting, worded, online, away, self.pace.deadline)
+        key = (self.version, seat, acting, worded, online, away, self.pace.deadline, watcher)
         kept = self.__dict__.setdefault("_views", {})
         view = kept.get(key)
         if view is None:
             if kept and next(iter(kept))[0] != self.version:
                 kept.clear()
-            view = kept[key] = table_view(self, seat, acting, worded)
+            view = kept[key] = table_view(self, seat, acting, worded, watcher)
         return view
 
     def chips(self) -> list[int]:

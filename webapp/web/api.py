@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, make_response, request
 
 from ..errors import BadRequest, Forbidden, TooLarge, TooMany, Unauthorized
 from ..realtime import cookie_name
-from ..tables import tables_of
+from ..tables import tables_of, watchers
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -140,12 +140,17 @@ def join(code: str):
 @bp.get("/tables/<code>")
 def view(code: str):
     table = tables_of(current_app).get(code)
+    watcher = watch.watcher_of(table)       # a watcher's token: its view (web/watch.py)
+    if watcher is not None:
+        return watchers.view(table, watcher)
     return table.view(_seat(table))
 
 
 @bp.post("/tables/<code>/actions")
 def act(code: str):
     table = tables_of(current_app).get(code)
+    if watch.watcher_of(table) is not None:
+        raise Forbidden("a watcher cannot act: take a seat to play", code="watcher")
     seat = _seat(table)
     body = _body()
     return table.act(seat, body.get("version"), body.get("action"))
@@ -168,3 +173,6 @@ def set_bot(code: str, seat: int):
 def close(code: str):
     table = tables_of(current_app).get(code)
     return table.close(by=_seat(table))
+
+
+from . import watch     # noqa: E402  (last: web/watch.py uses this module's helpers)
