@@ -5,3 +5,4 @@ import "./ui/prefs.js";
 import "./ui/panels.js";
 import "./ui/lobby.js";
 import "./ui/bridge.js";
+import "./ui/pace.js";
