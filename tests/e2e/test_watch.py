@@ -23,7 +23,7 @@ def fits(page) -> None:
 def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, phones):
     doc = scenario("tongits-draw.json")
     base = live_server(doc)
-    ana, ben, cy, lola = phones(4)
+    ana, ben, cy, lola, mama = phones(5)
     code = create_table(ana, base, "Ana", "tongits")
     for page, name, seat in ((ben, "Ben", 1), (cy, "Cy", 2)):
         page.goto(f"{base}/t/{code}")
@@ -55,3 +55,33 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     play([ana, ben, cy], doc["actions"][5:7], now=int(
         cy.locator("#view").get_attribute("data-version")))
     expect(table.locator(".watch-turn")).to_contain_text("Waiting for Ana")
+
+    # Ben's phone alone invites someone behind it: a link and a QR code.
+    expect(ana.locator("#sit-behind")).to_be_visible()
+    ben.locator("#sit-behind summary").click()
+    ben.locator("#sit-behind button").click()
+    expect(ben.locator("#behind-slot .qr svg")).to_be_visible()
+    link = ben.locator("#behind-slot .join-link a").get_attribute("href")
+    mama.set_viewport_size(SMALL)
+    mama.goto(link)
+    expect(mama.locator(".watching")).to_contain_text("behind Ben")
+    bens = ben.locator("#hand .pick").evaluate_all("es => es.map(e => e.dataset.card)")
+    expect(mama.locator("#hand .card")).to_have_count(len(bens))
+    assert set(mama.locator("#hand .card").evaluate_all(
+        "es => es.map(e => e.dataset.card)")) == set(bens)
+    expect(mama.locator("form.act")).to_have_count(0)
+    fits(mama)
+    mama.screenshot(path=str(SHOTS / "behind-360.png"))
+
+    # The host sees both, with the watch link's QR code, and removes Lola.
+    ana.set_viewport_size(SMALL)
+    ana.locator("#watch-details summary").click()
+    expect(ana.locator("#watch-details .watchers li")).to_have_count(2)
+    expect(ana.locator("#watch-details .watchers li").nth(1)).to_contain_text("behind Ben")
+    assert ana.locator("#watch-details img.qr").evaluate("e => e.naturalWidth") > 0
+    ana.locator("#watch-details").scroll_into_view_if_needed()
+    ana.screenshot(path=str(SHOTS / "host-watchers-360.png"))
+    ana.locator("#watch-details .watchers li").first.locator("button").click()
+    expect(ana.locator("#watch-details .watchers li")).to_have_count(1)
+    lola.reload()
+    expect(lola.locator("input[name=name]")).to_be_visible()     # asked to join again

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from ..errors import BadRequest, Unauthorized
 from ..realtime import WATCH_PREFIX, cookie_name
 from ..tables import tables_of, watchers
-from . import api
+from . import api, guard
 
 bp = Blueprint("watch", __name__)
 bp.before_request(api._guard)    # the API's size and origin checks, pages included
@@ -98,6 +98,7 @@ def page(code: str):
 
 @bp.post("/t/<code>/watch")
 def join(code: str):
+    guard.check()
     table = tables_of(current_app).get(code)
     watcher, token = watchers.add(table, request.form.get("name"))
     resp = redirect(url_for("watch.page", code=table.code), 303)
@@ -131,6 +132,7 @@ def partial(code: str) -> Response:
 def behind(code: str):
     """A seat's phone invites someone to sit behind it: the link and QR code to show them."""
     from .table import qr_svg
+    guard.check()
     table = tables_of(current_app).get(code)
     seat = table.seat_of(request.cookies.get(cookie_name(table.code)))
     watcher, token = watchers.add(table, request.form.get("name") or
@@ -140,8 +142,25 @@ def behind(code: str):
     return render_template("table/_behind.html", url=url, qr_svg=Markup(qr_svg(url)))
 
 
+@bp.get("/t/<code>/watch/qr.svg")
+def qr(code: str) -> Response:
+    """The QR code of the watch link, as an image: the host's panel is also rendered for
+    pushes, which have no request to know the server's address from."""
+    from .table import qr_svg
+    table = tables_of(current_app).get(code)
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    svg = qr_svg(f"{base.rstrip('/')}/t/{table.code}/watch")
+    resp = make_response(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
+    resp.mimetype = "image/svg+xml"
+    return resp
+
+
 @bp.post("/t/<code>/watchers/<wid>/remove")
 def remove_page(code: str, wid: str):
+    """The host's Remove button: answered with the host's partial (htmx) or the page."""
+    from .table import _answer
+    guard.check()
     table = tables_of(current_app).get(code)
-    watchers.remove(table, wid, by=table.seat_of(request.cookies.get(cookie_name(table.code))))
-    return redirect(url_for("table.page", code=table.code), 303)
+    seat = table.seat_of(request.cookies.get(cookie_name(table.code)))
+    watchers.remove(table, wid, by=seat)
+    return _answer(table, table.view(seat, worded=False))
