@@ -58,9 +58,12 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
 
     # Ben's phone alone invites someone behind it: a link and a QR code.
     expect(ana.locator("#sit-behind")).to_be_visible()
+    ben.set_viewport_size(SMALL)
     ben.locator("#sit-behind summary").click()
     ben.locator("#sit-behind button").click()
     expect(ben.locator("#behind-slot .qr svg")).to_be_visible()
+    fits(ben)
+    ben.locator("#sit-behind").screenshot(path=str(SHOTS / "sit-behind-360.png"))
     link = ben.locator("#behind-slot .join-link a").get_attribute("href")
     mama.set_viewport_size(SMALL)
     mama.goto(link)
