@@ -4,6 +4,7 @@
     python bench/load.py --tables 10 --runs 3  # the median of three runs, and each run
     python bench/load.py --tables 10 --slow-host 0.25   # the server held to 1/4 of a core
     python bench/load.py --tables 10 --wifi    # 30 ms round trips, 10 ms jitter, 1% loss
+    python bench/load.py --tables 10 --far     # 150 ms round trips: family in another country
     python bench/load.py --fetch json          # API clients instead of browsers
 
 The phones (bench/phones.py) do by default what the page does (static/js/ui/bridge.js):
@@ -41,7 +42,9 @@ root: bench/loadserver.py), SHARE of every --quota-period-ms (100 ms, the kernel
 a burst of moves then stalls until the next period, which a slow core does not do; 10 ms
 is closer to a core that is simply slower); --wifi puts bench/air.py between the phones
 and the server
-(netem's delay, jitter and loss, emulated in user space: this kernel has no netem).
+(netem's delay, jitter and loss, emulated in user space: this kernel has no netem);
+--far does the same with a 150 ms round trip (75 +- 5 ms each way, no loss): phones
+in another country, through a VPN or a cloud server (docs/FAR-AWAY.md).
 --parts adds where the server's CPU went, part by part, per move (thread CPU, timed in the
 worker), and its garbage collections (bench/parts.py).
 Nothing but 127.0.0.0/8 is ever contacted.
@@ -74,6 +77,9 @@ from bench.phones import Phone, Run  # noqa: E402
 from webapp.server.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
 
 PLAYERS = {"tongits": 3, "tonk": 3}
+# bench/air.py's settings per link: one-way delay and jitter (ms), packet loss.
+LINKS = {"wifi": ("--delay-ms", "15", "--jitter-ms", "5", "--loss", "0.01"),
+         "far": ("--delay-ms", "75", "--jitter-ms", "5", "--loss", "0")}
 SERVER_CPU, LOAD_CPU = 0, 1     # with --pin (the default on two or more cores)
 
 
@@ -125,9 +131,9 @@ def pinned() -> bool:
 class Relay:
     """bench/air.py in its own process, between the phones and the server."""
 
-    def __init__(self, server_port: int, pin: bool):
+    def __init__(self, server_port: int, pin: bool, link: str):
         cmd = [sys.executable, str(ROOT / "bench" / "air.py"), "--to", f"127.0.0.1:{server_port}",
-               "--lifetime", "3600"]
+               "--lifetime", "3600", *LINKS[link]]
         if pin:
             cmd = ["taskset", "-c", str(LOAD_CPU), *cmd]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
@@ -163,8 +169,8 @@ async def level(args, tables: int, folder: Path) -> dict:
                 except aiohttp.ClientError:
                     await asyncio.sleep(0.1)
         baseline = server.rss()
-        if args.wifi:
-            relay = Relay(server.port, args.pin)
+        if args.link:
+            relay = Relay(server.port, args.pin, args.link)
         run = Run(relay.base if relay else server.base, tables, args.game, args.think, args.fetch,
                   args.deflate)
         run.socket_taps = args.socket_taps
@@ -313,9 +319,12 @@ def main(argv=None) -> int:
                     help="--slow-host's period [100: the kernel's default]; the quota is "
                          "SHARE of it (10: a slow core's steady pace, rather than stalls "
                          "of up to (1 - SHARE) x 100 ms)")
-    ap.add_argument("--wifi", action="store_true",
-                    help="phones reach the server through bench/air.py: 30 ms RTT, 10 ms "
-                         "jitter, 1%% loss")
+    link = ap.add_mutually_exclusive_group()
+    link.add_argument("--wifi", dest="link", action="store_const", const="wifi",
+                      help="phones reach the server through bench/air.py: 30 ms RTT, 10 ms "
+                           "jitter, 1%% loss")
+    link.add_argument("--far", dest="link", action="store_const", const="far",
+                      help="as --wifi with a far link: 150 ms RTT, 10 ms jitter, no loss")
     ap.add_argument("--no-deflate", dest="deflate", action="store_false",
                     help="phones do not offer permessage-deflate (browsers do)")
     ap.add_argument("--no-pin", dest="pin", action="store_false",

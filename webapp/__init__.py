@@ -6,6 +6,7 @@ webapp` (and `baraha replay`) stays cheap.
 Config keys: DATABASE (SQLite path; default in the user's data directory), TESTING,
 BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests only: a
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
+SCHEDULER (tests only: a tables.turns.Scheduler whose clock and timers they move),
 RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
 MAX_TABLES, TABLES_PER_CLIENT, TABLE_IDLE_HOURS, CLOSED_LINGER_SECONDS, HISTORY_DAYS,
 SWEEP_SECONDS (the tables' life cycle: webapp/tables/lifecycle.py), HOST_NAMES (names this server answers to besides its addresses, localhost and
@@ -75,7 +76,7 @@ def create_app(config: dict | None = None):
     from .server.pace import init_pace
     from .tables import Tables
     from .tables.store import Store
-    from .web import api, error_pages, evening, hands, headers, lang, lobby, pwa, table
+    from .web import api, error_pages, evening, hands, headers, lang, lobby, pwa, table, watch
     from .web.fragments import LeanEnvironment
     from .web.i18n import init_i18n
 
@@ -106,6 +107,7 @@ def create_app(config: dict | None = None):
     tables = Tables(Store(app.config["DATABASE"], durable=bool(app.config["DURABLE_COMMITS"])),
                     notify=notify,
                     bot_delay=float(app.config["BOT_DELAY"]),
+                    scheduler=app.config.get("SCHEDULER"),
                     deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"],
                     per_client=app.config["TABLES_PER_CLIENT"],
                     idle=float(app.config["TABLE_IDLE_HOURS"]) * 3600,
@@ -115,7 +117,7 @@ def create_app(config: dict | None = None):
     init_pace(app)      # requests, sockets and nudges: one rate limiter
 
     init_i18n(app)      # before the blueprints: their templates use _() and ngettext()
-    for blueprint in (api.bp, hands.bp, lobby.bp, table.bp, evening.bp, pwa.bp, lang.bp):
+    for blueprint in (api.bp, hands.bp, lobby.bp, table.bp, evening.bp, pwa.bp, lang.bp, watch.bp):
         app.register_blueprint(blueprint)
     error_pages.install(app)
     headers.install(app)

@@ -101,11 +101,16 @@ def capturing_log():
             logging.getLogger(n).setLevel(level)
 
 
+INVITATION = re.compile(r"/watch/[A-Za-z0-9_-]{20,} ")
+
+
 def check_log(cap: Capture, games: int) -> None:
     created = [ln for ln in cap.lines if ln.startswith("baraha INFO table ") and "created" in ln]
     assert len(created) >= games, "the log capture missed the server's lines"
     lines = cap.lines
-    bad = [ln for ln in lines if card_tokens(ln)]
+    # An invitation's path carries a random watcher token, which can read like a card
+    # ("..._AH"): the token is taken out before the line is searched.
+    bad = [ln for ln in lines if card_tokens(INVITATION.sub("/watch/TOKEN ", ln))]
     assert not bad, f"the server's log names cards: {bad[:3]}"
     assert not [ln for ln in lines if " ERROR " in ln or "Traceback" in ln], \
         [ln for ln in lines if " ERROR " in ln][:5]
@@ -408,6 +413,33 @@ class Seat:
         return choice if self.kind == "api" else json.loads(choice["fields"]["action"])
 
 
+class Watching(Seat):
+    """A watcher: everything anyone at the table sees (`seat` None), or behind a seat and
+    that seat's hand too (`seat` that seat); it looks, and its one try at acting is refused."""
+
+    def __init__(self, game: "Game", behind: int | None, http):
+        super().__init__(game, behind, "watch", http)
+
+    def look(self) -> None:
+        code = self.game.code
+        if self.seat is None:       # by the API, with its token
+            r = self.got(self.http.call("GET", f"/api/tables/{code}", headers=self.auth()),
+                         "GET watcher view")
+            assert r.status == 200 and r.json["seat"] is None and r.json["legal"] == [], r.body
+            assert r.json["hand"] == [], "a watcher got a hand"
+        else:                       # by its page's partial, with its cookie
+            r = self.got(self.http.call("GET", f"/t/{code}/watch/view"), "GET watch partial")
+            assert r.status == 200 and 'class="act' not in r.body, r.body[:300]
+        self.seen = self.game.table.version
+
+    def try_to_act(self) -> None:
+        r = self.got(self.http.call("POST", f"/api/tables/{self.game.code}/actions",
+                                    headers=self.auth(),
+                                    json_body={"version": self.game.table.version,
+                                               "action": {"do": "draw"}}), "watcher acts")
+        assert r.status == 403, r.body
+
+
 # ---- one game -------------------------------------------------------------------------------
 
 class Game:
@@ -419,6 +451,7 @@ class Game:
         self.code = None
         self.table = None
         self.seats: list[Seat] = []
+        self.watchers: list[Watching] = []
         self.secrets: set[str] = set()
         self.views_pushed = 0
         self.push = True        # browsers of even seats ask for `view` (see join)
@@ -491,7 +524,7 @@ class Game:
         self.events_seen += len(events)
 
     def drain_sockets(self) -> None:
-        for s in self.seats:
+        for s in self.seats + self.watchers:
             if s.socket is None:
                 continue
             for event, args in s.socket.drain():
@@ -538,8 +571,37 @@ class Game:
         rng.shuffle(self.seats)     # who joins first
         for s in self.seats:
             self.join(s)
+        self.watch()
         self.drain_sockets()
         assert self.table.hand is not None, "every seat is taken: the first hand is dealt"
+
+    def watch(self) -> None:
+        """A plain watcher by the API; and, when a seat plays by the API, a watcher sitting
+        behind it that reads its page (through the invitation link's cookie)."""
+        code = self.code
+        plain = Watching(self, None, self.new_http())
+        r = plain.got(plain.http.call("POST", f"/api/tables/{code}/watchers",
+                                      json_body={"name": "Lola"}), "POST watcher")
+        assert r.status == 201, r.body
+        plain.token = r.json["token"]
+        self.watchers.append(plain)
+        inviter = next((s for s in self.seats if s.kind == "api"), None)
+        if inviter is not None:
+            behind = Watching(self, inviter.seat, self.new_http())
+            r = inviter.got(inviter.http.call("POST", f"/api/tables/{code}/watchers",
+                                              headers=inviter.auth(),
+                                              json_body={"name": "Mama", "behind": True}),
+                            "POST watcher behind")
+            assert r.status == 201, r.body
+            behind.token = r.json["token"]
+            self.secrets.add(behind.token)
+            r = behind.got(behind.http.call("GET", f"/t/{code}/watch/{behind.token}"),
+                           "GET invitation")
+            assert r.status == 303, r.body[:300]
+            self.watchers.append(behind)
+        for w in self.watchers:
+            self.secrets.add(w.token)
+            w.socket = self.new_socket(w.http, {"token": w.token}, None)
 
     def join(self, s: Seat) -> None:
         code = self.code
@@ -579,6 +641,11 @@ class Game:
                 s.look()
             elif s.seen != self.table.version:
                 s.legal = []        # an old screen: its buttons are not offered as moves
+        for w in self.watchers:
+            if w.seen != self.table.version and self.rng.random() < LOOK:
+                w.look()
+                if self.rng.random() < PROBE:
+                    w.try_to_act()
         self.drain_sockets()
         return [s for s in self.seats if s.legal]
 
@@ -662,7 +729,7 @@ class Game:
                     s.socket.last_version() != self.table.version for s in self.seats):
                 time.sleep(0.005)
         self.drain_sockets()
-        for s in self.seats:
+        for s in self.seats + self.watchers:
             s.socket.close()
 
 

@@ -30,6 +30,7 @@ class PlayerView(TypedDict):
     opened: bool
     chips: int              # the running ledger
     ready: bool             # asked for the next hand
+    away: bool              # the turn timer played its turns, or its phone is gone a while
 
 
 class MeldView(TypedDict):
@@ -43,7 +44,7 @@ class View(TypedDict):
     code: str | None
     game: str
     version: int
-    seat: int
+    seat: int | None        # None: a watcher's view
     options: dict
     players: list[PlayerView]
     dealer: int | None
@@ -65,6 +66,7 @@ class View(TypedDict):
     deadwood: int | None    # this seat's own count now (None before the deal)
     most_cards: int         # the most cards one hand can hold
     deal_commitment: str | None     # the deal's seal (API.md "The evening"), None if unsealed
+    deadline: str | None    # the turn timer: when the acting seat's time runs out (ISO, UTC)
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class SeatFacts:
     connected: bool = False
     chips: int | None = None    # None: this hand's net
     ready: bool = False
+    away: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,50 +96,61 @@ class TableFacts:
     offered: tuple[dict, ...] = ()      # the table's own actions open to this seat
     deal_commitment: str | None = None  # the SHA-256 sealing this hand's deck
     seals: dict | None = None           # event index -> commitment of a reshuffled stock
+    watcher: bool = False               # a watcher's view: no seat, no moves (`seat`: the
+                                        # seat it sits behind, whose hand it sees, or None)
+    deadline: str | None = None         # the turn timer's (ISO 8601, UTC)
+    auto: frozenset = frozenset()       # versions of the moves the server made for a seat
 
 
-def view_for(hand: Hand | None, seat: int, facts: TableFacts | None = None,
+def view_for(hand: Hand | None, seat: int | None, facts: TableFacts | None = None,
              describe: Callable[[View], list[str]] | None = None) -> View:
-    """The view of `seat` (0-based); `describe(view)` words its log (none by default)."""
+    """The view of `seat` (0-based; None: nobody's hand, as a watcher sees the table);
+    `describe(view)` words its log (none by default). A watcher (facts.watcher) gets no
+    moves, and `seat` None however it sits: `behind` says whose hand it sees."""
     if facts is None:
         facts = TableFacts(hand.game, hand.players, hand.options)
     seats = facts.seats or (SeatFacts(),) * facts.players
     net = hand.net() if hand is not None else [0] * facts.players
+    dealt = hand is not None and seat is not None
     legal = [_sent(a._replace(stock=None).to_json()) for a in G.legal_actions(hand, seat)] \
-        if hand is not None and facts.may_act else []
+        if dealt and facts.may_act and not facts.watcher else []
     view: View = {
         "code": facts.code,
         "game": facts.game,
         "version": facts.version,
-        "seat": seat,
+        "seat": None if facts.watcher else seat,
         "options": dict(facts.options),
         "players": [{"seat": s, "name": f.name, "bot": f.bot,
                      "connected": f.connected or bool(f.bot),
                      "cards": len(hand.hands[s]) if hand is not None else 0,
                      "opened": hand.opened[s] if hand is not None else False,
-                     "chips": net[s] if f.chips is None else f.chips, "ready": f.ready}
+                     "chips": net[s] if f.chips is None else f.chips, "ready": f.ready,
+                     "away": f.away}
                     for s, f in enumerate(seats)],
         "dealer": hand.dealer if hand is not None else None,
         "turn": hand.turn if hand is not None else None,
         "phase": hand.phase if hand is not None else "waiting",
-        "hand": texts(sorted(hand.hands[seat])) if hand is not None else [],
+        "hand": texts(sorted(hand.hands[seat])) if dealt else [],
         "melds": [_meld(m, i, seat)
                   for ms in (hand.melds if hand is not None else []) for i, m in enumerate(ms)],
         "discard_top": text(hand.discard[-1]) if hand is not None and hand.discard else None,
         "discard_pile": texts(hand.discard) if hand is not None else [],
         "stock": len(hand.stock) if hand is not None else 0,
         "pot": hand.pot() if hand is not None else 0,
-        "legal": legal + [dict(a) for a in facts.offered],
+        "legal": legal + ([] if facts.watcher else [dict(a) for a in facts.offered]),
         "result": result_of(hand) if hand is not None and hand.over else None,
-        "events": events_for(hand, seat, facts.versions, facts.seals) if hand is not None else [],
+        "events": events_for(hand, seat, facts.versions, facts.seals, facts.auto) if hand is not None else [],
         "log": [],
         "hand_number": facts.hand_number,
         "host": facts.host,
         "closed": facts.closed,
-        "deadwood": G.deadwood(hand)[seat] if hand is not None else None,
+        "deadwood": G.deadwood(hand)[seat] if dealt else None,
         "most_cards": G.most_cards(facts.game, facts.options),
         "deal_commitment": facts.deal_commitment if hand is not None else None,
+        "deadline": facts.deadline,
     }
+    if facts.watcher:
+        view["behind"] = seat
     if describe is not None:
         view["log"] = describe(view)
     return view
@@ -157,13 +171,14 @@ def _sent(action: dict) -> dict:
     return action
 
 
-def events_for(hand: Hand, seat: int, versions=(), seals=None) -> list[dict]:
+def events_for(hand: Hand, seat: int | None, versions=(), seals=None, auto=frozenset()) -> list[dict]:
     """The hand's events as `seat` may know them, each with its version when known.
 
     An event never changes, and is seen one way by its actor and one way by the others:
     each way is made once, and every later view holds that same dict (read it, never
     change it), so a reader's story can be worded once per event (webapp/words). `seals`:
-    the commitment each reshuffling draw carries (event index -> hex)."""
+    the commitment each reshuffling draw carries (event index -> hex); `auto`: the versions
+    of the moves the server made for a seat (the turn timer)."""
     out = []
     for i, e in enumerate(hand.events):
         key = (e.seat == seat, versions[i] if i < len(versions) else None)
@@ -172,6 +187,8 @@ def events_for(hand: Hand, seat: int, versions=(), seals=None) -> list[dict]:
             shown = event_for(e, seat, hand.dealer)
             if key[1] is not None:
                 shown["version"] = key[1]
+                if key[1] in auto:      # decided as the move is made, before any view
+                    shown["auto"] = True
             if seals and i in seals:        # a reshuffled stock's seal, for every seat
                 shown["commitment"] = seals[i]
             e.shown[key] = shown
@@ -179,7 +196,7 @@ def events_for(hand: Hand, seat: int, versions=(), seals=None) -> list[dict]:
     return out
 
 
-def event_for(e: Event, seat: int, dealer: int) -> dict:
+def event_for(e: Event, seat: int | None, dealer: int) -> dict:
     """One event, field by field (API.md "Events"). Fields a game adds to its actions are
     shown as sent, except a reshuffling draw's `stock`, which nobody may see."""
     if e.action is None:

@@ -18,10 +18,12 @@ from flask_socketio import SocketIO, join_room
 
 from ..server.hosts import same_origin
 from ..server.pace import pace_of
-from ..tables import tables_of
+from ..tables import tables_of, watchers
 from ..web.seats import COOKIE_PREFIX, cookie_name, seat_tokens  # noqa: F401 (tests name them here)
 from . import deflate
 from .sockguard import Guard
+
+WATCH_PREFIX = "baraha_w_"      # a watcher's cookie (webapp/web/watch.py)
 
 socketio = SocketIO()
 _sockets: dict[str, tuple[object, int]] = {}    # sid -> (Table, seat)
@@ -178,6 +180,24 @@ def _find_seat(auth):
     return found[0] if len(found) == 1 else None
 
 
+def _find_watcher(auth):
+    """The table a watcher's token (auth) or watch cookie (`baraha_w_<CODE>`) watches."""
+    tables = tables_of(current_app)
+    auth = auth if isinstance(auth, dict) else {}
+    try:
+        if isinstance(auth.get("token"), str):
+            found = watchers.find_any(tables, auth["token"])
+            return found[0] if found else None
+        code = auth.get("code")
+        if isinstance(code, str) and len(code) <= 8:
+            table = tables.get(code)
+            return table if watchers.find(table, request.cookies.get(WATCH_PREFIX + table.code)) \
+                else None
+    except Exception:       # no such table, a malformed auth: refused like any other
+        return None
+    return None
+
+
 @socketio.on("connect")
 def on_connect(auth=None):
     try:
@@ -185,12 +205,16 @@ def on_connect(auth=None):
     except Exception as e:      # a malformed auth: one line in the log, never a traceback
         current_app.logger.warning("socket auth refused: %s", type(e).__name__)
         found = None
-    if found is None:
+    watching = _find_watcher(auth) if found is None else None
+    if found is None and watching is None:
         raise ConnectionRefusedError("join the table first: this connection has no seat token")
-    table, seat = found
     guard = current_app.extensions.get("baraha.sockguard")
     if guard is not None:
         guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
+    if watching is not None:    # a watcher hears `changed` and fetches its own view
+        join_room(watching.code)
+        return
+    table, seat = found
     join_room(table.code)
     join_room(seat_room(table.code, seat))
     if isinstance(auth, dict) and auth.get("want") == "partial":

@@ -52,6 +52,8 @@ def check_setup(game, players, options) -> tuple[int, dict]:
     """(players, resolved options) of a new table."""
     if not isinstance(game, str) or game not in engine.GAMES:
         raise BadRequest('game: must be "tongits" or "tonk"')
+    from .timer import take_options     # timer.py uses this module's request keys
+    pace, options = take_options(options)     # the table's own: timer.py
     try:
         given, rules = match.split_given(options)
         options = resolve(game, given) | rules
@@ -66,7 +68,7 @@ def check_setup(game, players, options) -> tuple[int, dict]:
         raise BadRequest(f"players: {game} is played by {counts.start} to {counts.stop - 1}"
                          if len(counts) > 1 else
                          f"players: {game} is played by exactly {counts.start}")
-    return players, options
+    return players, {**options, **pace}
 
 
 def check_bots(bots, players: int) -> dict[int, str]:

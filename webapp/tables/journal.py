@@ -10,6 +10,7 @@ from ..engine.actions import Action
 from . import match, seal
 from .checks import request_key
 from .language import TABLE_ACTIONS
+from . import timer
 
 
 def write(store, code: str, version: int, kind: str, data: dict) -> None:
@@ -44,6 +45,7 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
         table.seals = {}                    # event index -> a reshuffled stock's commitment
         table.fresh_match = False
         match.settle(table)                 # a hand may end on the deal
+        table.pace.auto.clear()             # the server's moves of the hand before
         for st in table.seats:
             st.ready = False
     else:
@@ -59,6 +61,8 @@ def apply(table, version: int, kind: str, data: dict, hand=None) -> None:
                 table.seals[len(table.versions) - 1] = seal.commitment(data["salt"],
                                                                        action["stock"])
             match.settle(table)
+            if seat is not None:
+                timer.noted(table, version, seat, action, data["request"])
         if seat is not None:
             table.last[seat] = data["request"]
     table.version = version

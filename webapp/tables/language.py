@@ -1,5 +1,5 @@
-"""The table's own actions, beside the engine's: "next" (a person asks for the next hand)
-and "close" (the host ends the table). Each says whether a client may send it in an
+"""The table's own actions, beside the engine's: "next" (a person asks for the next hand),
+"close" (the host ends the table) and "back" (a seat the turn timer made away is back). Each says whether a client may send it in an
 action, when it is offered in `legal`, what it checks, and what it does once journaled:
 checks.parse_action, the journal and the view all go through TABLE_ACTIONS."""
 from __future__ import annotations
@@ -85,7 +85,22 @@ class Close(TableAction):
         table.closed = True
 
 
-TABLE_ACTIONS: dict[str, TableAction] = {a.do: a for a in (Next(), Rematch(), Close())}
+class Back(TableAction):
+    """A seat the turn timer made away says its person is back (tables/timer.py)."""
+    do, sent, any_version = "back", True, True
+
+    def offered(self, table, seat):
+        return table.pace.timed_away(seat) and not table.closed
+
+    def check(self, table, seat):
+        if not table.pace.timed_away(seat):
+            raise Illegal("you are not away: nothing to come back from", code="not_away")
+
+    def apply(self, table, seat):
+        table.pace.missed.pop(seat, None)
+
+
+TABLE_ACTIONS: dict[str, TableAction] = {a.do: a for a in (Next(), Rematch(), Close(), Back())}
 
 
 def offered(table, seat: int) -> tuple[dict, ...]:

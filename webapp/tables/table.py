@@ -13,7 +13,7 @@ from ..engine.errors import IllegalAction
 from . import names
 from .errors import Closed, Conflict, Illegal, Stale, Unauthorized
 from ..words import seat_name
-from . import dealing, journal, match, turns
+from . import dealing, journal, match, timer, turns
 from .checks import canonical, check_level, check_seat, check_version, clean_name, \
     parse_action, request_key
 from .language import NOT_DEALT, TABLE_ACTIONS, TableAction, check_host
@@ -28,8 +28,11 @@ class Table:
                  bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
                  deck_source=None):
         self.code, self.game, self.players = code, game, players
-        self.options, self.match_rules = match.split(options)    # the engine's, the table's
+        # The engine's house rules; the table's match play and the timer's and watchers'
+        # options (the Pace's) stay out of the engine.
+        self.options, self.match_rules = match.split(timer.engine_options(options))
         self.created = created
+        self.pace = timer.Pace(options)
         self.store, self.notify, self.scheduler, self.tokens = store, notify, scheduler, tokens
         self.deck_source = deck_source
         self.seats = new_seats(players, bots)
@@ -113,6 +116,8 @@ class Table:
             before = st.sockets > 0
             st.sockets = max(0, st.sockets + delta)
             changed, version = before != (st.sockets > 0), self.version
+            if changed:
+                (timer.came_online if st.sockets else timer.went_offline)(self, seat)
         if changed:
             self._notify(version)
 
@@ -183,18 +188,20 @@ class Table:
         with self.lock:
             return self._view(seat, worded=worded)
 
-    def _view(self, seat: int, acting: bool = False, worded: bool = True) -> dict:
+    def _view(self, seat: int | None, acting: bool = False, worded: bool = True,
+              watcher: bool = False) -> dict:
         # A view is a function of the version, the seat and who is connected ("away"):
         # one move asks for each seat's several times (the answer, the pushes, the GETs).
         # Kept for the current version only; callers read views, never change them.
         online = tuple(st.sockets > 0 for st in self.seats)
-        key = (self.version, seat, acting, worded, online)
+        away = tuple(timer.away(self, s) for s in range(self.players))
+        key = (self.version, seat, acting, worded, online, away, self.pace.deadline, watcher)
         kept = self.__dict__.setdefault("_views", {})
         view = kept.get(key)
         if view is None:
             if kept and next(iter(kept))[0] != self.version:
                 kept.clear()
-            view = kept[key] = table_view(self, seat, acting, worded)
+            view = kept[key] = table_view(self, seat, acting, worded, watcher)
         return view
 
     def chips(self) -> list[int]:

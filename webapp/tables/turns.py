@@ -5,12 +5,13 @@ import logging
 import random
 import secrets
 import threading
+import time
 
 from ..bots import choose as _choose
 from .deck import with_stock
 from ..engine import game as engine
 from ..engine.actions import Action
-from . import dealing
+from . import dealing, timer
 from .checks import canonical
 
 log = logging.getLogger("baraha")
@@ -18,23 +19,37 @@ log = logging.getLogger("baraha")
 
 class Scheduler:
     """Runs a bot's turn `delay` seconds later on a timer thread (delay 0: at once, in the
-    caller's thread). Stopped, nothing happens on its own any more: no deal, no bot move."""
+    caller's thread), and a turn timer's end (`after`). Stopped, nothing happens on its own
+    any more: no deal, no bot move, no timed-out turn. Tests give a scheduler whose clock
+    and timers they move by hand (tests/web/test_pace.py)."""
 
     def __init__(self, delay: float = 1.2):
         self.delay = delay
         self.stopped = False
 
-    def later(self, fn, *args) -> None:
-        timer = threading.Timer(self.delay, fn, args=args)
+    def now(self) -> float:
+        return time.time()
+
+    def after(self, seconds: float, fn, *args) -> None:
+        timer = threading.Timer(seconds, fn, args=args)
         timer.daemon = True
         timer.start()
+
+    def later(self, fn, *args) -> None:
+        self.after(self.delay, fn, *args)
 
     def stop(self) -> None:
         self.stopped = True
 
 
 def progress(table) -> None:
-    """Deal when everyone is ready; let bots play (now, or after the bot delay)."""
+    """Deal when everyone is ready; let bots play (now, or after the bot delay); then start
+    the turn timer of whoever must act (timer.py)."""
+    _progress(table)
+    timer.arm(table)
+
+
+def _progress(table) -> None:
     for _ in range(100_000):    # a bound, in case a game never ends
         if dealing.dealable(table):
             row, hand = dealing.deal(table)

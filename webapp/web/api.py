@@ -8,10 +8,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, make_response, request
 
 from ..server.pace import burst_over, pace_of
-from ..tables import tables_of
+from ..tables import tables_of, watchers
 from ..tables.errors import BadRequest, Forbidden, TooLarge, TooMany
 from .guard import same_origin
-from .seats import cookie_name, seated
+from .seats import cookie_name, seat_at, seated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -99,14 +99,20 @@ def join(code: str):
 
 
 @bp.get("/tables/<code>")
-@seated()
-def view(table, seat: int):
-    return table.view(seat)
+def view(code: str):
+    table = tables_of(current_app).get(code)
+    watcher = watch.watcher_of(table)       # a watcher's token: its view (web/watch.py)
+    if watcher is not None:
+        return watchers.view(table, watcher)
+    return table.view(seat_at(table))
 
 
 @bp.post("/tables/<code>/actions")
-@seated()
-def act(table, seat: int):
+def act(code: str):
+    table = tables_of(current_app).get(code)
+    if watch.watcher_of(table) is not None:
+        raise Forbidden("a watcher cannot act: take a seat to play", code="watcher")
+    seat = seat_at(table)
     body = _body()
     return table.act(seat, body.get("version"), body.get("action"))
 
@@ -127,3 +133,6 @@ def set_bot(table, by: int, seat: int):
 @seated()
 def close(table, seat: int):
     return table.close(by=seat)
+
+
+from . import watch     # noqa: E402  (last: web/watch.py uses this module's helpers)

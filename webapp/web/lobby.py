@@ -109,6 +109,19 @@ def read_options(game: str, form) -> dict:
     return options
 
 
+TURN_SECONDS = (15, 20, 30, 45, 60, 90, 120, 180, 300)     # the menu; the API takes 15-300
+
+
+def read_pace(form) -> dict:
+    """The turn timer and watchers fields (both games) as table options."""
+    pace = {}
+    raw = (form.get("pace.turn_seconds") or "0").strip()
+    pace["turn_seconds"] = int(raw) if raw.isdigit() else raw      # the table checks it
+    if (form.get("pace.watchers") or "true") == "false":
+        pace["watchers"] = False
+    return pace
+
+
 @bp.record_once
 def _setup(state) -> None:
     guard.install(state.app)
@@ -137,7 +150,7 @@ def _home(error: str | None = None, form=None, status: int = 200):
     form = form or {}
     body = render_template(
         "lobby/home.html", games=GAMES, blurbs=BLURBS, players=PLAYERS, levels=BOT_LEVELS,
-        level_words=LEVEL_WORDS,
+        level_words=LEVEL_WORDS, turn_seconds=TURN_SECONDS,
         fields={g: option_fields(g) for g in GAMES}, error=error, form=form,
         name=form.get("name") or request.cookies.get(NAME_COOKIE, ""),
         code=(request.args.get("code") or "").strip().upper()[:8], held=held_tables())
@@ -193,7 +206,7 @@ def create():
     try:
         from ..tables import clean_name
         clean_name(name)         # check the name before making a table nobody sits at
-        table = tables.create(game, players, read_options(game, form), bots,
+        table = tables.create(game, players, {**read_options(game, form), **read_pace(form)}, bots,
                               creator=request.remote_addr)
         seat, token = table.join(name, 0)
     except WebError as e:

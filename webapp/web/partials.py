@@ -22,7 +22,7 @@ from flask_babel import get_locale
 
 from . import i18n
 from ..tables.errors import WebError
-from ..tables import claims, tables_of
+from ..tables import claims, tables_of, watchers
 from . import fragments, guard, present
 
 SORT_COOKIE = "baraha-sort"
@@ -64,6 +64,7 @@ def context(view: dict, sort: str) -> dict:
         asks = {}
     host = view.get("host") == view.get("seat")     # only the host sees who asks for a seat
     return {
+        "watching": _watching(view) if host else [],
         "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if host else [],
         "seat_asked": sorted(asks),
         "seat_refused": _refused_back(view),
@@ -72,6 +73,14 @@ def context(view: dict, sort: str) -> dict:
         "sort": sort,
         "waiting_for": [p["seat"] for p in ready] if view.get("result") and me.get("ready") else [],
     }
+
+
+def _watching(view: dict) -> list[dict]:
+    """The table's watchers (the host's panel lists them, each with a Remove button)."""
+    try:
+        return watchers.listed(tables_of(current_app).get(view["code"]))
+    except WebError:
+        return []
 
 
 def _seated(view: dict, sort: str) -> dict:
@@ -95,8 +104,10 @@ def render(view, phone: Reader) -> str:
     there, with the phone's CSRF token filled in. Needs an app context, not a request."""
     kept = current_app.extensions["baraha.fragments"]["partials"]
     online = tuple(bool(p.get("connected")) for p in view["players"])
+    # Watchers come and go without a new version: the host's partial is kept per list.
+    watching = tuple(w["id"] for w in _watching(view)) if view.get("host") == view["seat"] else ()
     key = (view.get("code"), view["version"], view["seat"], online, phone.locale, phone.sort,
-           phone.root)
+           phone.root, watching)
     html = kept.get(key)
     if html is None:
         with i18n.speaking(i18n.catalog(phone.locale)), fragments.serving(phone.root):

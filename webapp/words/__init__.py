@@ -184,6 +184,11 @@ class Words:
         return words
 
     def _event(self, e: dict) -> str:
+        words = self._plain(e)
+        # The turn timer ran out and the server moved for the seat (tables/timer.py).
+        return self.say("auto", e.get("seat"), event=words) if e.get("auto") else words
+
+    def _plain(self, e: dict) -> str:
         do, seat = e["do"], e.get("seat")
         if do == "deal":
             return self.say("deal", e["dealer"])

@@ -93,6 +93,8 @@ CATALOG: dict[str, str] = {
     "tongit.you": N_("You called Tongit"),
     "call_draw": N_("{name} called Draw"),
     "call_draw.you": N_("You called Draw"),
+    "auto": N_("{event}: played for {name} (time ran out)"),
+    "auto.you": N_("{event}: played for you (time ran out)"),
     "fold": N_("{name} folded"),
     "fold.you": N_("You folded"),
     "fold.unopened": N_("{name} folded (not opened)"),

@@ -1,0 +1,90 @@
+"""A watcher on a small phone (360x640): the table without hands or moves; behind a seat,
+that seat's hand too, never its moves."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .driver import create_table, join_here, play, scenario
+
+pytestmark = pytest.mark.e2e
+SMALL = {"width": 360, "height": 640}
+SHOTS = Path(os.environ.get("BARAHA_SHOTS", "/tmp"))
+
+
+def fits(page) -> None:
+    """Nothing wider than the screen: no sideways scrolling."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= SMALL["width"]
+
+
+def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, phones):
+    doc = scenario("tongits-draw.json")
+    base = live_server(doc)
+    ana, ben, cy, lola, mama = phones(5)
+    code = create_table(ana, base, "Ana", "tongits")
+    for page, name, seat in ((ben, "Ben", 1), (cy, "Cy", 2)):
+        page.goto(f"{base}/t/{code}")
+        join_here(page, name, seat)
+    play([ana, ben, cy], doc["actions"][:5])         # Ben has melded J-Q-K of spades
+
+    lola.set_viewport_size(SMALL)
+    lola.goto(base + ana.locator(".pace-watch a").get_attribute("href"))
+    lola.fill("input[name=name]", "Lola")
+    lola.click("button:has-text(\"Watch\")")
+    table = lola.locator("#table")
+    expect(table.locator(".watch-player")).to_have_count(3)
+    expect(table.locator('.watch-player[data-seat="1"] .name')).to_have_text("Ben")
+    expect(table.locator('[data-pile="stock"]')).to_be_visible()
+    expect(table.locator('[data-pile="discard"] .card')).to_be_visible()
+    expect(table.locator(".meld .card")).to_have_count(3)
+    expect(table.locator(".watch-turn")).to_contain_text("Waiting for Cy")
+    expect(table.locator("#hand")).to_have_count(0)
+    expect(table.locator("form")).to_have_count(0)
+    expect(lola.locator("form.act")).to_have_count(0)
+    hidden = {c for p in (ana, ben, cy) for c in p.locator("#hand .pick").evaluate_all(
+        "es => es.map(e => e.dataset.card)")}
+    shown = set(table.locator("[data-card]").evaluate_all("es => es.map(e => e.dataset.card)"))
+    assert hidden and not shown & hidden
+    fits(lola)
+    lola.screenshot(path=str(SHOTS / "watch-360.png"))
+
+    # Cy moves: the watcher's page follows by itself.
+    play([ana, ben, cy], doc["actions"][5:7], now=int(
+        cy.locator("#view").get_attribute("data-version")))
+    expect(table.locator(".watch-turn")).to_contain_text("Waiting for Ana")
+
+    # Ben's phone alone invites someone behind it: a link and a QR code.
+    expect(ana.locator("#sit-behind")).to_be_visible()
+    ben.set_viewport_size(SMALL)
+    ben.locator("#sit-behind summary").click()
+    ben.locator("#sit-behind button").click()
+    expect(ben.locator("#behind-slot .qr svg")).to_be_visible()
+    fits(ben)
+    ben.locator("#sit-behind").screenshot(path=str(SHOTS / "sit-behind-360.png"))
+    link = ben.locator("#behind-slot .join-link a").get_attribute("href")
+    mama.set_viewport_size(SMALL)
+    mama.goto(link)
+    expect(mama.locator(".watching")).to_contain_text("behind Ben")
+    bens = ben.locator("#hand .pick").evaluate_all("es => es.map(e => e.dataset.card)")
+    expect(mama.locator("#hand .card")).to_have_count(len(bens))
+    assert set(mama.locator("#hand .card").evaluate_all(
+        "es => es.map(e => e.dataset.card)")) == set(bens)
+    expect(mama.locator("form.act")).to_have_count(0)
+    fits(mama)
+    mama.screenshot(path=str(SHOTS / "behind-360.png"))
+
+    # The host sees both, with the watch link's QR code, and removes Lola.
+    ana.set_viewport_size(SMALL)
+    ana.locator("#watch-details summary").click()
+    expect(ana.locator("#watch-details .watchers li")).to_have_count(2)
+    expect(ana.locator("#watch-details .watchers li").nth(1)).to_contain_text("behind Ben")
+    assert ana.locator("#watch-details img.qr").evaluate("e => e.naturalWidth") > 0
+    ana.locator("#watch-details").scroll_into_view_if_needed()
+    ana.screenshot(path=str(SHOTS / "host-watchers-360.png"))
+    ana.locator("#watch-details .watchers li").first.locator("button").click()
+    expect(ana.locator("#watch-details .watchers li")).to_have_count(1)
+    lola.reload()
+    expect(lola.locator("input[name=name]")).to_be_visible()     # asked to join again

@@ -1,0 +1,86 @@
+"""Watchers: a view with no seat, hand or moves; behind a seat, its hand too; never acting."""
+from __future__ import annotations
+
+from webapp.tables import tables_of
+
+from .conftest import bearer, card_texts
+
+
+def watcher(api, code, name="Lola", status=201, headers=None, **body):
+    r = api.client.post(f"/api/tables/{code}/watchers", json={"name": name, **body},
+                        headers=headers or {})
+    assert r.status_code == status, r.json
+    return r.json
+
+
+def test_a_watcher_sees_the_table_without_hands_or_moves(api):
+    code = api.create("tongits", 3)
+    tokens = [api.join(code, n) for n in ("Ana", "Ben", "Cy")]
+    lola = watcher(api, code)["token"]
+    view = api.view(code, lola)
+    assert view["seat"] is None and view["hand"] == [] and view["legal"] == []
+    assert view["behind"] is None and view["deadwood"] is None
+    hidden = {c for t in tokens for c in api.view(code, t)["hand"]}
+    assert not card_texts(view, skip=("events",)) & hidden
+    seat_view = api.view(code, tokens[0])
+    assert view["players"] == seat_view["players"] and view["discard_pile"] == seat_view["discard_pile"]
+    assert api.act(code, lola, view["version"], {"do": "draw"}, status=403)["error"]
+
+
+def test_behind_a_seat_only_with_that_seats_token(api):
+    code = api.create("tonk", 2)
+    ana, ben = api.join(code, "Ana"), api.join(code, "Ben")
+    r = api.client.application.test_client().post(      # no seat cookie, no token
+        f"/api/tables/{code}/watchers", json={"name": "Mama", "behind": True})
+    assert r.status_code == 401
+    mama = watcher(api, code, "Mama", headers=bearer(ana), behind=True)["token"]
+    view, anas = api.view(code, mama), api.view(code, ana)
+    assert view["seat"] is None and view["behind"] == 0 and view["legal"] == []
+    assert view["hand"] == anas["hand"] and view["events"] == anas["events"]
+    assert not set(view["hand"]) & set(api.view(code, ben)["hand"])
+    assert api.act(code, mama, view["version"], {"do": "draw"}, status=403)
+    assert api.view(code, ana)["version"] == view["version"]
+
+
+def test_watchers_off_at_most_twenty_and_the_host_removes_one(api):
+    off = api.create("tonk", 2, options={"watchers": False})
+    assert "watchers" in watcher(api, off, status=403)["error"]
+    code = api.create("tonk", 2)
+    ana, ben = api.join(code, "Ana"), api.join(code, "Ben")
+    made = [watcher(api, code, f"W{i}") for i in range(20)]
+    watcher(api, code, "Late", status=409)
+    r = api.client.delete(f"/api/tables/{code}/watchers/{made[0]['id']}", headers=bearer(ben))
+    assert r.status_code == 403
+    r = api.client.delete(f"/api/tables/{code}/watchers/{made[0]['id']}", headers=bearer(ana))
+    assert r.status_code == 200 and len(r.json["watchers"]) == 19
+    api.view(code, made[0]["token"], status=401)
+
+
+def test_watchers_hear_changed_with_their_token(app, api, socket_client):
+    code = api.create("tonk", 2)
+    ana = api.join(code, "Ana")
+    lola = watcher(api, code)["token"]
+    sc = socket_client(auth={"token": lola})
+    assert sc.is_connected()
+    sc.get_received()
+    api.join(code, "Ben")
+    got = sc.get_received()
+    assert got and all(m["name"] == "changed" and list(m["args"][0]) == ["version"] for m in got)
+    assert tables_of(app).get(code).seats[0].sockets == 0       # a watcher is no seat's phone
+    assert not socket_client(auth={"token": "nope"}).is_connected()
+    del ana
+
+
+def test_the_watch_page_shows_no_hand_and_no_moves(app, api):
+    code = api.create("tonk", 2)
+    ana, _ = api.join(code, "Ana"), api.join(code, "Ben")
+    browser = app.test_client()
+    page = browser.get(f"/t/{code}/watch")
+    assert page.status_code == 200 and b'name="name"' in page.data
+    csrf = page.data.split(b'name="csrf_token" value="')[1].split(b'"')[0].decode()
+    r = browser.post(f"/t/{code}/watch", data={"name": "Lola", "csrf_token": csrf})
+    assert r.status_code == 303
+    html = browser.get(f"/t/{code}/watch").get_data(as_text=True)
+    assert 'data-watch' in html and 'id="hand"' not in html and 'class="act' not in html
+    anas = api.view(code, ana)["hand"]
+    assert not any(f'data-card="{c}"' in html for c in anas)

@@ -1,0 +1,167 @@
+"""Watchers, in the API and in pages (webapp/tables/watchers.py).
+
+API (docs/API.md "Pace and presence"):
+  POST   /api/tables/CODE/watchers {"name"}            -> 201 {"token", "id"}
+         with a seat's token and {"behind": true}: the watcher sits behind that seat
+  GET    /api/tables/CODE/watchers                      -> {"watchers": [...]} (a seat's token)
+  DELETE /api/tables/CODE/watchers/ID                   -> {"watchers": [...]} (the host)
+A watcher's token reads GET /api/tables/CODE (its view) and is refused every action (403):
+webapp/web/api.py asks `watcher_of` first.
+
+Pages: /t/CODE/watch asks a name, then shows the table with no hand and no moves (its
+cookie `baraha_w_CODE`); /t/CODE/watch/view is its partial; /t/CODE/behind makes the
+invitation to sit behind the asking seat (a link with a one-time watcher token, and its
+QR code); /t/CODE/watchers/ID/remove is the host's.
+"""
+from __future__ import annotations
+
+from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
+                   request, url_for)
+from markupsafe import Markup
+
+from ..realtime import WATCH_PREFIX
+from ..tables.errors import BadRequest, Unauthorized
+from .seats import cookie_name, seat_at
+from ..tables import tables_of, watchers
+from . import api, guard
+
+bp = Blueprint("watch", __name__)
+bp.before_request(api._guard)    # the API's size and origin checks, pages included
+
+def watch_cookie(code: str) -> str:
+    return WATCH_PREFIX + code
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def watcher_of(table):
+    """The watcher this request's token (or watch cookie) is, or None."""
+    token = _bearer() or request.cookies.get(watch_cookie(table.code))
+    return watchers.find(table, token)
+
+
+# ---- the API -------------------------------------------------------------------------
+
+@bp.post("/api/tables/<code>/watchers")
+def add(code: str):
+    table = tables_of(current_app).get(code)
+    body = api._body()
+    behind = body.get("behind", False)
+    if not isinstance(behind, bool):
+        raise BadRequest("behind: true (sit behind the seat whose token this is) or false")
+    seat = seat_at(table) if behind else None
+    watcher, token = watchers.add(table, body.get("name"), seat)
+    return {"token": token, "id": watcher.id}, 201
+
+
+@bp.get("/api/tables/<code>/watchers")
+def listed(code: str):
+    table = tables_of(current_app).get(code)
+    seat_at(table)
+    return {"watchers": watchers.listed(table)}
+
+
+@bp.delete("/api/tables/<code>/watchers/<wid>")
+def remove(code: str, wid: str):
+    table = tables_of(current_app).get(code)
+    watchers.remove(table, wid, by=seat_at(table))
+    return {"watchers": watchers.listed(table)}
+
+
+# ---- the pages -----------------------------------------------------------------------
+
+def _render(view: dict) -> str:
+    return render_template("table/_watch_table.html", view=view)
+
+
+def _set_cookie(resp, code: str, token: str) -> None:
+    resp.set_cookie(watch_cookie(code), token, max_age=api.COOKIE_AGE, path="/", httponly=True,
+                    samesite="Lax", secure=request.is_secure)
+
+
+@bp.get("/t/<code>/watch")
+def page(code: str):
+    table = tables_of(current_app).get(code)
+    watcher = watcher_of(table)
+    if watcher is None:
+        return render_template("table/watch_join.html", code=table.code,
+                               open=table.pace.options["watchers"])
+    view = watchers.view(table, watcher, worded=False)
+    return render_template("table/watch.html", view=view, watcher=watcher,
+                           table_html=Markup(_render(view)))
+
+
+@bp.post("/t/<code>/watch")
+def join(code: str):
+    guard.check()
+    table = tables_of(current_app).get(code)
+    watcher, token = watchers.add(table, request.form.get("name"))
+    resp = redirect(url_for("watch.page", code=table.code), 303)
+    _set_cookie(resp, table.code, token)
+    return resp
+
+
+@bp.get("/t/<code>/watch/<token>")
+def invited(code: str, token: str):
+    """The link a seat's phone shows to the person sitting behind it."""
+    table = tables_of(current_app).get(code)
+    if watchers.find(table, token) is None:
+        raise Unauthorized("this invitation is no longer valid: ask for a new one")
+    resp = redirect(url_for("watch.page", code=table.code), 303)
+    _set_cookie(resp, table.code, token)
+    return resp
+
+
+@bp.get("/t/<code>/watch/view")
+def partial(code: str) -> Response:
+    table = tables_of(current_app).get(code)
+    watcher = watcher_of(table)
+    if watcher is None:
+        raise Unauthorized("this browser is not watching this table: open the watch link again")
+    resp = make_response(_render(watchers.view(table, watcher, worded=False)))
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.post("/t/<code>/behind")
+def behind(code: str):
+    """A seat's phone invites someone to sit behind it: the link and QR code to show them."""
+    from .table import qr_svg
+    guard.check()
+    table = tables_of(current_app).get(code)
+    seat = table.seat_of(request.cookies.get(cookie_name(table.code)))
+    watcher, token = watchers.add(table, request.form.get("name") or
+                                  f"{table.seat_name(seat)} +", seat)
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    url = f"{base.rstrip('/')}/t/{table.code}/watch/{token}"
+    return render_template("table/_behind.html", url=url, qr_svg=Markup(qr_svg(url)))
+
+
+@bp.get("/t/<code>/watch/qr.svg")
+def qr(code: str) -> Response:
+    """The QR code of the watch link, as an image: the host's panel is also rendered for
+    pushes, which have no request to know the server's address from."""
+    from .table import qr_svg
+    table = tables_of(current_app).get(code)
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    svg = qr_svg(f"{base.rstrip('/')}/t/{table.code}/watch")
+    resp = make_response(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
+    resp.mimetype = "image/svg+xml"
+    return resp
+
+
+@bp.post("/t/<code>/watchers/<wid>/remove")
+def remove_page(code: str, wid: str):
+    """The host's Remove button: answered with the host's partial (htmx) or the page."""
+    from .table import _answer
+    guard.check()
+    table = tables_of(current_app).get(code)
+    seat = table.seat_of(request.cookies.get(cookie_name(table.code)))
+    watchers.remove(table, wid, by=seat)
+    return _answer(table, table.view(seat, worded=False))
