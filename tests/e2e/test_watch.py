@@ -57,10 +57,10 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     expect(table.locator(".watch-turn")).to_contain_text("Waiting for Ana")
 
     # Ben's phone alone invites someone behind it: a link and a QR code.
-    expect(ana.locator("#sit-behind")).to_be_visible()
+    expect(ana.locator("[data-open=sit-behind-sheet]")).to_have_count(1)
     ben.set_viewport_size(SMALL)
-    ben.locator("#sit-behind summary").click()
-    ben.locator("#sit-behind button").click()
+    ben.locator("[data-open=sit-behind-sheet]").click()
+    ben.locator("#sit-behind button[type=submit]").click()
     expect(ben.locator("#behind-slot .qr svg")).to_be_visible()
     fits(ben)
     ben.locator("#sit-behind").screenshot(path=str(SHOTS / "sit-behind-360.png"))
