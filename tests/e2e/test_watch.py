@@ -81,7 +81,7 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     ana.locator("#watch-details summary").click()
     expect(ana.locator("#watch-details .watchers li")).to_have_count(2)
     expect(ana.locator("#watch-details .watchers li").nth(1)).to_contain_text("behind Ben")
-    assert ana.locator("#watch-details img.qr").evaluate("e => e.naturalWidth") > 0
+    ana.wait_for_function("() => document.querySelector('#watch-details img.qr').naturalWidth > 0")
     ana.locator("#watch-details").scroll_into_view_if_needed()
     ana.screenshot(path=str(SHOTS / "host-watchers-360.png"))
     ana.locator("#watch-details .watchers li").first.locator("button").click()

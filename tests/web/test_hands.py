@@ -240,8 +240,11 @@ def _salt(doc):
 def _action(doc):
     acts = doc["actions"]
     i = next(i for i, a in enumerate(acts) if a["do"] == "discard")
-    acts[i] = {**acts[i], "card": next(c for c in doc["deal"]["deck"]
-                                       if c != acts[i]["card"])}
+    # A card another seat discards later: at the first discard it was never in this hand
+    # (in another hand or in the stock), so the changed action is refused.
+    other = next(a["card"] for a in acts[i + 1:] if a["do"] == "discard"
+                 and a["seat"] != acts[i]["seat"] and a["card"] != acts[i]["card"])
+    acts[i] = {**acts[i], "card": other}
 
 
 @pytest.mark.parametrize("change, names", [(_card, "deal.deck"), (_salt, "fairness.salt"),
