@@ -12,7 +12,7 @@ from ..engine.options import OPTIONS as RULE_BOOK
 from ..errors import WebError
 from ..realtime import cookie_name
 from ..tables import BOT_LEVELS, tables_of
-from ..tables.match import OPTIONS as MATCH
+from ..tables.match import OPTIONS as MATCH, TABLE_OPTIONS
 from . import fragments, guard, present
 
 bp = Blueprint("lobby", __name__)
@@ -22,7 +22,7 @@ NAME_COOKIE = "baraha-name"      # remembered to fill in the name next time (not
 
 GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
 # Every option a new table takes: the rule book's, then the table's match play.
-OPTIONS = {game: RULE_BOOK[game] + MATCH for game in GAMES}
+OPTIONS = {game: RULE_BOOK[game] + MATCH + TABLE_OPTIONS for game in GAMES}
 PLAYERS = {"tongits": (3,), "tonk": (2, 3, 4, 5, 6)}
 BLURBS = {"tongits": _l("3 players · melds, Draw, burned"), "tonk": _l("2 to 6 · lowest count, drop")}
 LEVEL_WORDS = {"easy": _l("easy"), "normal": _l("normal"), "hard": _l("hard")}
@@ -40,6 +40,7 @@ LABELS = {
     "face_values": _l("Jacks, queens, kings count"), "ace_high": _l("Ace above the king"),
     "take_to_spread": _l("Take the discard only to spread it"), "must_spread": _l("No spread kept in hand"),
     "match_hands": _l("Match: hands"), "match_target": _l("Match: first to (chips)"),
+    "hints": _l("Hints (for learning)"),
 }
 CHOICE_WORDS = {"next_turn": _l("next turn only"), "hand": _l("the whole hand"), "49-50": _l("49 or 50"),
                 "50": _l("50 only"), "lowest": _l("lowest count wins"), "void": _l("void hand"),
