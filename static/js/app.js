@@ -6,3 +6,4 @@ import "./ui/panels.js";
 import "./ui/lobby.js";
 import "./ui/bridge.js";
 import "./ui/evening.js";
+import "./ui/learn.js";

@@ -121,3 +121,41 @@ def test_review_moments_are_moves_played(api, client, game, players):
             assert m["better"] != m["played"] and m["why"].strip()
         total += len(got["moments"])
     assert total > 0        # random play leaves a clearly better move somewhere
+
+
+def test_the_page_has_a_hint_button_only_with_hints_on(api, client, app):
+    for hints in (True, False):
+        code = api.create("tonk", 2, options={"hints": hints})
+        pages = []
+        for name in ("A", "B"):
+            phone = app.test_client()
+            phone.post(f"/api/tables/{code}/seats", json={"name": name})
+            pages.append(phone.get(f"/t/{code}").get_data(as_text=True))
+        buttons = [p.count("data-hint-ask") for p in pages]
+        assert sorted(buttons) == ([0, 1] if hints else [0, 0])
+
+
+def test_the_review_panel_after_a_hand(api, client, app):
+    code = api.create("tonk", 2, options={"hints": True})
+    phone = app.test_client()
+    phone.post(f"/api/tables/{code}/seats", json={"name": "A"})
+    token = api.join(code, "B")
+    for _ in range(500):
+        v = api.view(code, token)
+        if v["result"] is not None:
+            break
+        if v["turn"] == v["seat"]:
+            moves = [a for a in v["legal"] if a["do"] != "drop"]
+            api.act(code, token, v["version"], moves[0])
+        else:
+            page_view = phone.get(f"/api/tables/{code}").json
+            moves = [a for a in page_view["legal"] if a["do"] != "drop"]
+            r = phone.post(f"/api/tables/{code}/actions",
+                           json={"version": page_view["version"], "action": moves[-1]})
+            assert r.status_code == 200
+    page = phone.get(f"/t/{code}").get_data(as_text=True)
+    assert f"/t/{code}/hands/1/review" in page
+    panel = phone.get(f"/t/{code}/hands/1/review", headers={"Accept-Language": "fil"})
+    text = panel.get_data(as_text=True)
+    assert panel.status_code == 200 and "Ang round mo, sinuri" in text
+    assert ("Tira mo:" in text) or ("Magaling" in text)

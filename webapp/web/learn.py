@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from flask import Blueprint, current_app
+from flask import Blueprint, current_app, make_response, render_template
 
 from .. import words as W
 from ..bots.hints import advise
@@ -60,7 +60,16 @@ def reviewed(table, seat: int, number: int) -> dict:
                     translate=current_app.extensions.get("baraha.translate") or W.english)
     return {"seat": seat, "moments": [
         {"version": m["version"], "played": m["played"], "better": m["better"],
-         "why": moment_words(words, m["why"])} for m in found["moments"]]}
+         "why": moment_words(words, m["why"]), "did": played_words(words, m["played"])}
+        for m in found["moments"]]}
+
+
+def played_words(words: W.Words, played: dict) -> str:
+    """"You played: discarded 5♥." from the move's data (catalog "short.*")."""
+    did = words.template(f"short.{played['do']}")
+    if played.get("card"):
+        did = did.format(card=words.card(played["card"]))
+    return words.template("review.played").format(did=did)
 
 
 def moment_words(words: W.Words, fact: dict) -> str:
@@ -74,4 +83,16 @@ def moment_words(words: W.Words, fact: dict) -> str:
 @bp.get("/api/tables/<code>/hands/<int:number>/review")
 def hand_review(code: str, number: int):
     table = tables_of(current_app).get(code)
-    return reviewed(table, seat_of_request(table), number)
+    got = reviewed(table, seat_of_request(table), number)
+    return {**got, "moments": [{k: v for k, v in m.items() if k != "did"}
+                               for m in got["moments"]]}
+
+
+@bp.get("/t/<code>/hands/<int:number>/review")
+def review_panel(code: str, number: int):
+    """"Your hand, reviewed": the panel under a finished hand's result (HTML)."""
+    table = tables_of(current_app).get(code)
+    got = reviewed(table, seat_of_request(table), number)
+    resp = make_response(render_template("table/_review.html", moments=got["moments"]))
+    resp.mimetype = "text/html"
+    return resp

@@ -262,6 +262,7 @@ CATALOG: dict[str, str] = {
     "tonk.hint.discard.high": N_("Discard {card}: it is your highest card; your count becomes {after}"),
     "hint.discard.wild": N_("Discard {card}. Keep the {wild}: it is wild"),
     "hint.other": N_("Play this move"),
+    "review.played": N_("You played: {did}."),
     "review.count": N_("Your move left a count of {mine}; this one, {best}."),
     # refusals the engine gives with their facts (engine/errors.py codes)
     "refused.not_your_turn": N_("It is {seat}'s turn, not yours"),
