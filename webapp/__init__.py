@@ -22,7 +22,7 @@ import secrets
 import sys
 from pathlib import Path
 
-BLUEPRINTS = ("api", "hands", "lobby", "table", "evening", "pwa", "lang", "learn")     # modules of webapp/web that define `bp`
+BLUEPRINTS = ("api", "hands", "lobby", "table", "evening", "pwa", "lang", "learn", "lessons")     # modules of webapp/web that define `bp`
 
 
 def data_dir() -> Path:

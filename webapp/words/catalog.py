@@ -262,6 +262,17 @@ CATALOG: dict[str, str] = {
     "tonk.hint.discard.high": N_("Discard {card}: it is your highest card; your count becomes {after}"),
     "hint.discard.wild": N_("Discard {card}. Keep the {wild}: it is wild"),
     "hint.other": N_("Play this move"),
+    # the guided first hands (webapp/lessons): one sentence a step
+    "tongits.learn.meld": N_("{cards} is a run: three or more in a row of one suit. Tap {meld} to lay it down: your first meld opens your hand."),
+    "tonk.learn.meld": N_("{cards} is a book: three cards of one rank. Tap {meld} to lay it down: your count drops."),
+    "tongits.learn.discard": N_("End your turn: tap {card} in your hand to discard it, a high card in no meld."),
+    "tonk.learn.discard": N_("End your turn: tap {card} in your hand to discard it, your highest card."),
+    "learn.draw": N_("Your turn starts with a card: tap the stock to draw one."),
+    "tongits.learn.layoff": N_("{card} fits {owner}'s meld: tap {layoff} to put it there, out of your hand."),
+    "tonk.learn.layoff": N_("{card} fits {owner}'s spread: tap {layoff} to put it there, out of your hand."),
+    "learn.call_draw": N_("Your count is only {count} and nobody has laid off on you: tap Call Draw to end the hand. The lowest count wins."),
+    "learn.drop": N_("Your count is only {count}: tap Drop to end the hand. The lowest count wins."),
+    "learn.over": N_("The hand is over: below, who won, and who pays whom and why. Tap Start again to play it once more."),
     "review.played": N_("You played: {did}."),
     "review.count": N_("Your move left a count of {mine}; this one, {best}."),
     # refusals the engine gives with their facts (engine/errors.py codes)

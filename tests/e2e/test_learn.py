@@ -1,0 +1,69 @@
+"""The guided first hands in a browser: each played to its settlement by tapping what the
+step points at, in English and Filipino, at 360x640 and 320x568; started again at will."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHOTS = os.environ.get("BARAHA_SHOTS")      # a folder: save screenshots there to look at
+SIZES = [{"width": 360, "height": 640}, {"width": 320, "height": 568}]
+WORDS = {"en": ("Start again", "Step 1 of"), "fil": ("Magsimula ulit", "Hakbang 1 ng")}
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+def fits(page) -> None:
+    """Nothing wider than the phone, and the one thing to tap inside the screen."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+    box = page.locator("[data-target]").bounding_box()
+    assert box and box["y"] + box["height"] <= page.viewport_size["height"], box
+
+
+@pytest.mark.parametrize("lang", ["en", "fil"])
+@pytest.mark.parametrize("game", ["tongits", "tonk"])
+def test_a_guided_hand_played_to_its_settlement(browser, live_server, game, lang):
+    base = live_server()
+    for size in SIZES:
+        ctx = browser.new_context(viewport=size, has_touch=True, locale=lang,
+                                  extra_http_headers={"Accept-Language": lang})
+        ctx.set_default_timeout(10_000)
+        page = ctx.new_page()
+        page.goto(f"{base}/learn/{game}")
+        assert WORDS[lang][1] in page.locator(".lesson-say").inner_text()
+        steps = int(page.locator("main.lesson").get_attribute("data-steps"))
+        for k in range(steps):
+            fits(page)
+            if size["width"] == 360:
+                shot(page, f"learn-{game}-{lang}-{k}")
+            page.locator("[data-target]").click()
+            page.wait_for_url(f"**/learn/{game}?step={k + 1}")
+        assert page.locator("[data-target]").count() == 0
+        assert page.locator("#settlement li").count() > 0
+        if size["width"] == 360:
+            shot(page, f"learn-{game}-{lang}-end")
+        # Left in the middle and started again: the first step again.
+        page.goto(f"{base}/learn/{game}?step=2")
+        assert page.locator("[data-restart]").inner_text() == WORDS[lang][0]
+        page.locator("[data-restart]").click()
+        page.wait_for_url(f"**/learn/{game}?step=0")
+        assert WORDS[lang][1] in page.locator(".lesson-say").inner_text()
+        ctx.close()
+
+
+def test_the_lobby_and_how_to_play_lead_to_the_guided_hands(page, live_server):
+    base = live_server()
+    page.goto(base)
+    page.locator(".learn-links a").first.click()
+    page.wait_for_url("**/learn/tongits")
+    page.goto(base)
+    page.locator("[data-open=help]").first.click()
+    page.locator("#howto-tonk .learn-link a").click(force=True) if page.locator("#howto-tonk .learn-link a").is_visible() else None
+    links = page.locator(".learn-link a")
+    assert links.count() == 2
