@@ -18,6 +18,15 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
 
+def small(page, name: str) -> None:
+    """A screenshot at 360x640, then back to the size played at."""
+    if SHOTS:
+        size = page.viewport_size
+        page.set_viewport_size(SIZES[0])
+        shot(page, name)
+        page.set_viewport_size(size)
+
+
 def fits(page) -> None:
     """Nothing wider than the phone, and the one thing to tap inside the screen."""
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -67,3 +76,44 @@ def test_the_lobby_and_how_to_play_lead_to_the_guided_hands(page, live_server):
     page.locator("#howto-tonk .learn-link a").click(force=True) if page.locator("#howto-tonk .learn-link a").is_visible() else None
     links = page.locator(".learn-link a")
     assert links.count() == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "fil"])
+def test_hints_on_the_table_then_the_review(browser, live_server, lang):
+    """A table with hints on against two hard bots: every move of the hand is the one the
+    Hint button marked (cards or buttons, and why), then "Your hand, reviewed"."""
+    from .driver import act, create_table
+
+    base = live_server()
+    # Played at the driver's phone size (its taps on a meld need the room); looked at 360x640.
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    create_table(page, base, "Ana", "tongits", bots={1: "hard", 2: "hard"},
+                 options={"hints": True})
+    if lang == "fil":       # the seat's choice (Settings' language cookie) words the hint
+        ctx.add_cookies([{"name": "baraha-lang", "value": "fil", "url": base}])
+        page.reload()
+    moves = 0
+    for _ in range(200):
+        page.wait_for_function("() => document.querySelector('#result') || "
+                               "document.querySelector('#view[data-mine=\"1\"] [data-hint-ask]')")
+        if page.locator("#result").count():
+            break
+        with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+            page.locator("[data-hint-ask]").click()
+        hint = answer.value.json()
+        expect_why = page.locator("#hint-why")
+        expect_why.wait_for(state="visible")
+        assert expect_why.inner_text() == hint["why"]
+        assert page.locator(".hinted").count() >= 1
+        if moves in (0, 1, 5):
+            small(page, f"hint-{lang}-{moves}")
+        act(page, hint["action"])
+        moves += 1
+    assert moves > 1 and page.locator("#result").count() == 1
+    page.locator("#review-box button").click()
+    page.locator("#review-box .review").wait_for()
+    page.locator("#review-box").scroll_into_view_if_needed()
+    small(page, f"review-{lang}")
+    ctx.close()

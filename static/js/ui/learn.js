@@ -20,6 +20,9 @@ function mark(action) {
   cards.forEach((c) => $$(`#hand [data-card="${c}"]`).forEach((el) => el.classList.add("hinted")));
   if (action.do === "draw") $$("[data-pile=stock]").forEach((el) => el.classList.add("hinted"));
   if (action.do === "take") $$("[data-pile=discard]").forEach((el) => el.classList.add("hinted"));
+  if (action.onto) {     // a lay-off: the meld it goes on
+    $$(`.meld[data-onto="${action.onto.seat}:${action.onto.meld}"]`).forEach((el) => el.classList.add("hinted"));
+  }
   $$(`form.act[data-do="${action.do}"]`).forEach((form) => {
     const input = form.querySelector("input[name=action]");
     let a = null;
