@@ -110,6 +110,7 @@ def test_hints_on_the_table_then_the_review(browser, live_server, lang):
         if moves in (0, 1, 5):
             small(page, f"hint-{lang}-{moves}")
         act(page, hint["action"])
+        expect_why.wait_for(state="hidden")     # the next view: the hint was for the last
         moves += 1
     assert moves > 1 and page.locator("#result").count() == 1
     page.locator("#review-box button").click()

@@ -4,6 +4,7 @@
 import { $, $$, toast } from "./dom.js";
 
 const why = () => $("#hint-why");
+let hintedAt = null;        // the version of the view the marks were made on
 
 function clear() {
   $$(".hinted").forEach((el) => el.classList.remove("hinted"));
@@ -44,6 +45,8 @@ document.addEventListener("click", async (e) => {
     const body = await r.json();
     if (!r.ok) { toast(body.error || String(r.status)); return; }
     clear();
+    const v = $("#view");
+    hintedAt = v ? v.getAttribute("data-version") : null;
     mark(body.action);
     const box = why();
     if (box) { box.textContent = body.why; box.hidden = false; }
@@ -53,6 +56,15 @@ document.addEventListener("click", async (e) => {
     btn.disabled = false;
   }
 });
-document.body.addEventListener("htmx:afterSwap", (e) => {
-  if (e.detail.target && e.detail.target.id === "table") clear();
-});
+// A new view (an answer swapped in by htmx, or a view pushed over the socket): the hint
+// was for the one before, so it goes.
+const tableEl = document.getElementById("table");
+if (tableEl) {
+  new MutationObserver(() => {
+    const v = $("#view");
+    if (hintedAt !== null && (!v || v.getAttribute("data-version") !== hintedAt)) {
+      hintedAt = null;
+      clear();
+    }
+  }).observe(tableEl, { childList: true });
+}
