@@ -40,8 +40,12 @@ def measure(game_name: str, players: int, options, hands: int, seed: int) -> dic
             got = advise(view, random.Random(len(played)))
             why(Words(view, viewer=seat), got["why"])
             hints.append(time.perf_counter() - start)
-            action = choose(view, "normal", rngs[seat])
-            action = {**action, "seat": seat}
+            action = {**choose(view, "normal", rngs[seat]), "seat": seat}
+            pile = game.reshuffle_pile(hand)
+            if action["do"] == "draw" and pile is not None:     # the server's job at a table
+                pile = list(pile)
+                rngs[seat].shuffle(pile)
+                action["stock"] = texts(pile)
             played.append(action)
             hand = game.apply(hand, Action.from_json(action))
         doc = {"game": game_name, "players": players, "options": dict(hand.options),
