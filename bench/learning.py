@@ -1,7 +1,9 @@
 """Learning's speed: a hint (the hard bot's move and its words) at every decision of
 simulated hands, and a whole hand's review for each seat, on every game and a spread of
 house rules. Goals (docs/BOTS.md): a hint at most 300 ms at the 99th percentile, a hand's
-review at most 2 s. Run by `python bench/bots.py --learning`."""
+review at most 2 s. Each is timed as asked, and again as the best of three (hints) or two
+(reviews) runs of the same work, the machine's noise set aside. Run by
+`python bench/bots.py --learning`."""
 from __future__ import annotations
 
 import random
@@ -24,7 +26,7 @@ TABLES = (("tongits", 3, None), ("tongits", 3, {"sapaw_blocks_draw": "hand"}),
 
 
 def measure(game_name: str, players: int, options, hands: int, seed: int) -> dict:
-    hints, reviews = [], []
+    hints, reviews, hints_best, reviews_best = [], [], [], []
     for h in range(hands):
         deck = list(range(53 if (options or {}).get("wilds") == "deuces_joker" else 52))
         random.Random(f"{seed}:{h}").shuffle(deck)
@@ -36,10 +38,14 @@ def measure(game_name: str, players: int, options, hands: int, seed: int) -> dic
             seat = hand.turn
             view = view_for(hand, seat)
             view["options"] = dict(hand.options)
-            start = time.perf_counter()
-            got = advise(view, random.Random(len(played)))
-            why(Words(view, viewer=seat), got["why"])
-            hints.append(time.perf_counter() - start)
+            times = []
+            for _ in range(3):      # as asked, then the best of three (the machine is shared)
+                start = time.perf_counter()
+                got = advise(view, random.Random(len(played)))
+                why(Words(view, viewer=seat), got["why"])
+                times.append(time.perf_counter() - start)
+            hints.append(times[0])
+            hints_best.append(min(times))
             action = {**choose(view, "normal", rngs[seat]), "seat": seat}
             pile = game.reshuffle_pile(hand)
             if action["do"] == "draw" and pile is not None:     # the server's job at a table
@@ -51,12 +57,17 @@ def measure(game_name: str, players: int, options, hands: int, seed: int) -> dic
         doc = {"game": game_name, "players": players, "options": dict(hand.options),
                "dealer": dealer, "deal": {"deck": texts(deck)}, "actions": played}
         for seat in range(players):
-            start = time.perf_counter()
-            review(doc, seat)
-            reviews.append(time.perf_counter() - start)
+            times = []
+            for _ in range(2):
+                start = time.perf_counter()
+                review(doc, seat)
+                times.append(time.perf_counter() - start)
+            reviews.append(times[0])
+            reviews_best.append(min(times))
     return {"game": game_name, "players": players, "options": options or {}, "hands": hands,
-            "hints": len(hints), **_stats("hint", hints), "reviews": len(reviews),
-            **_stats("review", reviews)}
+            "hints": len(hints), **_stats("hint", hints), **_stats("hint_best_of_3", hints_best),
+            "reviews": len(reviews), **_stats("review", reviews),
+            **_stats("review_best_of_2", reviews_best)}
 
 
 def _stats(name: str, times: list[float]) -> dict:

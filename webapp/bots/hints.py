@@ -13,7 +13,7 @@ import random
 from ..engine import cards as C
 from ..engine.melds import deadwood
 from . import choose
-from .common import Table, minus, read
+from .common import Table, deadwood_cards, minus, read
 from .tonk_wild import count as tonk_count, wild_cards
 
 
@@ -66,8 +66,9 @@ def facts(t: Table, view: dict, action: dict) -> dict:
         wilds = [c for c in rest if c in wild_cards(t)] if t.game == "tonk" else []
         if wilds:
             fact = {**fact, "key": "discard.wild", "wild": C.text(wilds[0])}
-        elif _count(t, [card]) >= max(_count(t, [c]) for c in t.hand):
-            fact["key"] = "discard.high"
+        elif _count(t, [card]) >= max(_count(t, [c]) for c in t.hand) and \
+                (t.game == "tonk" or card in deadwood_cards(t.hand)):
+            fact["key"] = "discard.high"        # Tong-its: "in no meld" is said too
         return fact
     return {"key": "other", "do": do}
 

@@ -48,23 +48,32 @@ def _moment(hand, seat: int, played: dict, index: int) -> dict | None:
             return _make(index, played, better, facts(t, view, better), 100)
     if played["do"] != "discard":
         return None
+    mine = _kept(t, played)
+    # No legal move keeps a count clearly lower: nothing to ask the hard bot (it is slow).
+    if mine - min(_kept(t, a) for a in t.legal if a["do"] in KEPT) < CLEARLY:
+        return None
     better = choose(view, "hard", random.Random(f"review:{index}"))
-    if better is None or better == played:
+    if better is None or better == played or better["do"] not in KEPT:
         return None
-    mine = _count(t, [c for c in t.hand if c != C.parse(played["card"])])
-    if better["do"] == "discard":
-        best = _count(t, [c for c in t.hand if c != C.parse(better["card"])])
-    elif better["do"] in ("meld", "layoff"):
-        gone = {C.parse(c) for c in better.get("cards") or [better["card"]]}
-        rest = [c for c in t.hand if c not in gone]
-        best = min(_count(t, [c for c in rest if c != d]) for d in rest) if rest else 0
-    else:
-        return None
+    best = _kept(t, better)
     if mine - best < CLEARLY:
         return None
     why = facts(t, view, better)
     return _make(index, played, better, {**why, "played_after": mine, "better_after": best},
                  mine - best)
+
+
+KEPT = ("discard", "meld", "layoff")     # the moves whose worth is the count they keep
+
+
+def _kept(t, move: dict) -> int:
+    """The seat's count once `move` is played and the turn ended by the best discard (a
+    discard: the count after it)."""
+    gone = {C.parse(c) for c in move.get("cards") or [move["card"]]}
+    rest = [c for c in t.hand if c not in gone]
+    if move["do"] == "discard":
+        return _count(t, rest)
+    return min(_count(t, [c for c in rest if c != d]) for d in rest) if rest else 0
 
 
 def _make(index, played, better, why, lost) -> dict:

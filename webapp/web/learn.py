@@ -54,10 +54,9 @@ def reviewed(table, seat: int, number: int) -> dict:
     found = kept.get((number, seat))
     if found is None:
         found = kept[(number, seat)] = review(doc, seat)
-    words = W.Words({"game": table.game, "players": [{"name": st.name} for st in table.seats],
-                     "result": doc["result"]}, viewer=seat, card=present.card_label,
-                    cards=present.cards_label,
-                    translate=current_app.extensions.get("baraha.translate") or W.english)
+    # The hand is over: every card may be named; the names are the table's.
+    words = reader_words({"game": table.game, "seat": seat, "result": doc["result"],
+                          "players": [{"name": st.name} for st in table.seats]})
     return {"seat": seat, "moments": [
         {"version": m["version"], "played": m["played"], "better": m["better"],
          "why": moment_words(words, m["why"]), "did": played_words(words, m["played"])}
