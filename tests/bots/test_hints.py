@@ -42,7 +42,7 @@ def test_hints_legal_and_leak_free(game, players, options):
             if seed % 2 and checked % 3:        # every state of half the hands, a third of the rest
                 checked += 1
                 return
-            got = advise(view, random.Random(checked))
+            got = advise(view, str(checked))
             legal = [{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]]
             assert got["action"] in legal
             assert named(got["why"]) <= seen(view), (got, view["hand"])

@@ -126,11 +126,10 @@ def test_review_moments_are_moves_played(api, client, game, players):
 def test_the_page_has_a_hint_button_only_with_hints_on(api, client, app):
     for hints in (True, False):
         code = api.create("tonk", 2, options={"hints": hints})
-        pages = []
-        for name in ("A", "B"):
-            phone = app.test_client()
+        phones = [app.test_client() for _ in range(2)]
+        for phone, name in zip(phones, ("A", "B")):
             phone.post(f"/api/tables/{code}/seats", json={"name": name})
-            pages.append(phone.get(f"/t/{code}").get_data(as_text=True))
+        pages = [phone.get(f"/t/{code}").get_data(as_text=True) for phone in phones]
         buttons = [p.count("data-hint-ask") for p in pages]
         assert sorted(buttons) == ([0, 1] if hints else [0, 0])
 

@@ -1,6 +1,6 @@
 """A hint: the move the hard bot would make from a seat's view, with the facts of why.
 
-    advise(view, rng) -> {"action": {...}, "why": {"key": "meld.count", "cards": [...], ...}}
+    advise(view, seed) -> {"action": {...}, "why": {"key": "meld.count", "cards": [...], ...}}
 
 The facts are data, never sentences (webapp/words/teach.py words them). They are made from
 the view alone, so every card they name is one the seat can see: its own hand, the discard
@@ -17,15 +17,21 @@ from .common import Table, deadwood_cards, minus, read
 from .tonk_wild import count as tonk_count, wild_cards
 
 
-def advise(view: dict, rng: random.Random) -> dict | None:
-    action = choose(view, "hard", rng)
+def hard_move(view: dict, seed: str) -> dict | None:
+    """The hard bot's move, its guesses seeded by `seed` (the same moment, the same move).
+    The seed names a moment, never a card: the server keeps `random` out of its own code."""
+    return choose(view, "hard", random.Random(seed))
+
+
+def advise(view: dict, seed: str) -> dict | None:
+    action = hard_move(view, seed)
     if action is None:
         return None
     t = read(view)
     return {"action": action, "why": facts(t, view, action)}
 
 
-def _count(t: Table, hand) -> int:
+def count_of(t: Table, hand) -> int:
     """The seat's count of `hand`: Tong-its counts cards outside its best melds, Tonk all."""
     return deadwood(hand) if t.game == "tongits" else tonk_count(t, hand)
 
@@ -33,7 +39,7 @@ def _count(t: Table, hand) -> int:
 def facts(t: Table, view: dict, action: dict) -> dict:
     do = action["do"]
     mine = view.get("deadwood")
-    mine = _count(t, t.hand) if mine is None else mine
+    mine = count_of(t, t.hand) if mine is None else mine
     top = C.text(t.top) if t.top is not None else None
     if do in ("tongit", "fold", "challenge"):
         return {"key": do, "count": mine, **_caller(t)}
@@ -52,7 +58,7 @@ def facts(t: Table, view: dict, action: dict) -> dict:
         return {"key": "take", "card": top}
     if do in ("meld", "layoff"):
         played = action.get("cards") or [action["card"]]
-        after = _count(t, minus(t.hand, *[C.parse(c) for c in played if C.parse(c) in t.hand]))
+        after = count_of(t, minus(t.hand, *[C.parse(c) for c in played if C.parse(c) in t.hand]))
         fact = {"cards": list(played), "card": played[0], "before": mine, "after": after}
         if do == "layoff":
             fact["owner"] = action["onto"]["seat"]
@@ -62,11 +68,11 @@ def facts(t: Table, view: dict, action: dict) -> dict:
     if do == "discard":
         card = C.parse(action["card"])
         rest = minus(t.hand, card)
-        fact = {"key": "discard", "card": action["card"], "after": _count(t, rest)}
+        fact = {"key": "discard", "card": action["card"], "after": count_of(t, rest)}
         wilds = [c for c in rest if c in wild_cards(t)] if t.game == "tonk" else []
         if wilds:
             fact = {**fact, "key": "discard.wild", "wild": C.text(wilds[0])}
-        elif _count(t, [card]) >= max(_count(t, [c]) for c in t.hand) and \
+        elif count_of(t, [card]) >= max(count_of(t, [c]) for c in t.hand) and \
                 (t.game == "tonk" or card in deadwood_cards(t.hand)):
             fact["key"] = "discard.high"        # Tong-its: "in no meld" is said too
         return fact

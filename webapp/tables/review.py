@@ -5,11 +5,9 @@ reasons name only cards the seat saw then."""
 from __future__ import annotations
 
 import json
-import random
 
-from ..bots import choose
 from ..bots.common import read
-from ..bots.hints import facts, _count
+from ..bots.hints import count_of, facts, hard_move
 from ..engine import cards as C, scenario
 from ..engine.game import apply
 from ..engine.views import TableFacts, view_for
@@ -52,7 +50,7 @@ def _moment(hand, seat: int, played: dict, index: int) -> dict | None:
     # No legal move keeps a count clearly lower: nothing to ask the hard bot (it is slow).
     if mine - min(_kept(t, a) for a in t.legal if a["do"] in KEPT) < CLEARLY:
         return None
-    better = choose(view, "hard", random.Random(f"review:{index}"))
+    better = hard_move(view, f"review:{index}")
     if better is None or better == played or better["do"] not in KEPT:
         return None
     best = _kept(t, better)
@@ -72,8 +70,8 @@ def _kept(t, move: dict) -> int:
     gone = {C.parse(c) for c in move.get("cards") or [move["card"]]}
     rest = [c for c in t.hand if c not in gone]
     if move["do"] == "discard":
-        return _count(t, rest)
-    return min(_count(t, [c for c in rest if c != d]) for d in rest) if rest else 0
+        return count_of(t, rest)
+    return min(count_of(t, [c for c in rest if c != d]) for d in rest) if rest else 0
 
 
 def _make(index, played, better, why, lost) -> dict:

@@ -2,8 +2,6 @@
 hand, and the guided first hands at /learn/<game>."""
 from __future__ import annotations
 
-import random
-
 from flask import Blueprint, current_app, make_response, render_template
 
 from .. import words as W
@@ -37,7 +35,7 @@ def hint_for(table, seat: int) -> dict:
                                               if a.get("do") not in ("next", "rematch")]:
         raise Conflict("it is not your move: a hint is for your turn")
     # Seeded by the moment: asking twice gives the same hint.
-    advice = advise(view, random.Random(f"{table.code}:{version}:{seat}"))
+    advice = advise(view, f"{table.code}:{version}:{seat}")
     return {"action": advice["action"], "why": why(reader_words(view), advice["why"])}
 
 
