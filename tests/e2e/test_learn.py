@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from .test_ui import CHECK
+
 SHOTS = os.environ.get("BARAHA_SHOTS")      # a folder: save screenshots there to look at
 SIZES = [{"width": 360, "height": 640}, {"width": 320, "height": 568}]
 WORDS = {"en": ("Start again", "Step 1 of"), "fil": ("Magsimula ulit", "Hakbang 1 ng")}
@@ -28,9 +30,10 @@ def small(page, name: str) -> None:
 
 
 def fits(page) -> None:
-    """Nothing wider than the phone, and the one thing to tap inside the screen."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], width
+    """Nothing wider than the phone, every control 44px to tap, and the one thing to tap
+    inside the screen."""
+    got = page.evaluate(CHECK)
+    assert got["scroll"] <= got["width"] and not got["small"], got
     box = page.locator("[data-target]").bounding_box()
     assert box and box["y"] + box["height"] <= page.viewport_size["height"], box
 
