@@ -28,7 +28,7 @@ NAMES = tuple(o.name for o in OPTIONS + TABLE_OPTIONS)
 
 
 def split_given(options) -> tuple[object, dict]:
-    """(the rule book's options as given, the match options checked); BadSetup names one."""
+    """(the rule book's options as given, the table's own checked); BadSetup names one."""
     if not isinstance(options, dict):
         return options, {o.name: o.default for o in OPTIONS + TABLE_OPTIONS}
     rules = {o.name: o.check(options[o.name]) if o.name in options else o.default

@@ -21,7 +21,7 @@ COOKIE_AGE = 30 * 24 * 3600
 NAME_COOKIE = "baraha-name"      # remembered to fill in the name next time (not a secret)
 
 GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
-# Every option a new table takes: the rule book's, then the table's match play.
+# Every option a new table takes: the rule book's, then the table's own (match play, hints).
 OPTIONS = {game: RULE_BOOK[game] + MATCH + TABLE_OPTIONS for game in GAMES}
 PLAYERS = {"tongits": (3,), "tonk": (2, 3, 4, 5, 6)}
 BLURBS = {"tongits": _l("3 players · melds, Draw, burned"), "tonk": _l("2 to 6 · lowest count, drop")}
