@@ -10,6 +10,7 @@ Goals (docs/BOTS.md): easy and normal under 5 ms per decision, hard under 200 ms
 99th percentile. Prints one JSON object with the machine's details.
 
     python bench/bots.py [--hands 100] [--seed 1]
+    python bench/bots.py --learning [--hands 10]    # hints and reviews (bench/learning.py)
 """
 from __future__ import annotations
 
@@ -80,8 +81,17 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=100,
                         help="Tong-its hands per level; Tonk plays three times as many [100]")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--learning", action="store_true",
+                        help="time hints and whole-hand reviews instead (bench/learning.py)")
     args = parser.parse_args()
     started, load = time.perf_counter(), os.getloadavg()[0]
+    if args.learning:
+        from bench import learning
+        out = learning.rows(args.hands, args.seed)
+        print(json.dumps({"machine": machine(), "seconds": round(time.perf_counter() - started, 1),
+                          "load_average": [round(load, 2), round(os.getloadavg()[0], 2)],
+                          "learning": out}, indent=1))
+        return 0
     rows = [measure(g, n, opts, level, args.hands * (1 if g == "tongits" else 3), args.seed)
             for g, n, opts in TABLES for level in ("easy", "normal", "hard")]
     print(json.dumps({"machine": machine(), "seconds": round(time.perf_counter() - started, 1),

@@ -7,3 +7,4 @@ import "./ui/lobby.js";
 import "./ui/bridge.js";
 import "./ui/evening.js";
 import "./ui/pace.js";
+import "./ui/learn.js";

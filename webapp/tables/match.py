@@ -19,26 +19,31 @@ OPTIONS = (
     Option("match_target", 0, "The first to be this many chips up wins the match (0: no "
            "target).", high=10_000),
 )
-NAMES = tuple(o.name for o in OPTIONS)
+# The table's other option: hints on the table page (webapp/web/learn.py), for learning.
+TABLE_OPTIONS = (
+    Option("hints", False, "A Hint button on your turn: the move the strongest bot would make "
+           "from your cards, and why (for learning).", choices=(True, False)),
+)
+NAMES = tuple(o.name for o in OPTIONS + TABLE_OPTIONS)
 
 
 def split_given(options) -> tuple[object, dict]:
-    """(the rule book's options as given, the match options checked); BadSetup names one."""
+    """(the rule book's options as given, the table's own checked); BadSetup names one."""
     if not isinstance(options, dict):
-        return options, {o.name: o.default for o in OPTIONS}
+        return options, {o.name: o.default for o in OPTIONS + TABLE_OPTIONS}
     rules = {o.name: o.check(options[o.name]) if o.name in options else o.default
-             for o in OPTIONS}
+             for o in OPTIONS + TABLE_OPTIONS}
     return {k: v for k, v in options.items() if k not in NAMES}, rules
 
 
 def split(options: dict) -> tuple[dict, dict]:
-    """A table's stored options: (the engine's, the match's)."""
+    """A table's stored options: (the engine's, the table's own: match play and hints)."""
     return ({k: v for k, v in options.items() if k not in NAMES},
-            {o.name: options.get(o.name, o.default) for o in OPTIONS})
+            {o.name: options.get(o.name, o.default) for o in OPTIONS + TABLE_OPTIONS})
 
 
 def on(table) -> bool:
-    return any(table.match_rules.values())
+    return any(table.match_rules[o.name] for o in OPTIONS)
 
 
 def played(table) -> int:

@@ -12,7 +12,7 @@ from ..engine.options import OPTIONS as RULE_BOOK
 from ..tables.errors import WebError
 from .seats import cookie_name, seat_tokens
 from ..tables import BOT_LEVELS, tables_of
-from ..tables.match import OPTIONS as MATCH
+from ..tables.match import OPTIONS as MATCH, TABLE_OPTIONS
 from . import fragments, guard, present
 
 bp = Blueprint("lobby", __name__)
@@ -21,8 +21,8 @@ COOKIE_AGE = 30 * 24 * 3600
 NAME_COOKIE = "baraha-name"      # remembered to fill in the name next time (not a secret)
 
 GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
-# Every option a new table takes: the rule book's, then the table's match play.
-OPTIONS = {game: RULE_BOOK[game] + MATCH for game in GAMES}
+# Every option a new table takes: the rule book's, then the table's own (match play, hints).
+OPTIONS = {game: RULE_BOOK[game] + MATCH + TABLE_OPTIONS for game in GAMES}
 PLAYERS = {"tongits": (2, 3), "tonk": (2, 3, 4, 5, 6)}
 BLURBS = {"tongits": _l("2 or 3 players · melds, Draw, burned"), "tonk": _l("2 to 6 · lowest count, drop")}
 LEVEL_WORDS = {"easy": _l("easy"), "normal": _l("normal"), "hard": _l("hard")}
@@ -44,6 +44,7 @@ LABELS = {
     "no_dump": _l("No dumping a card that fits"), "streak_multiplier": _l("Winning runs pay more"),
     "caller_pays_double": _l("A losing caller pays double"), "take_from": _l("Take from the discards"),
     "match_hands": _l("Match: hands"), "match_target": _l("Match: first to (chips)"),
+    "hints": _l("Hints (for learning)"),
 }
 CHOICE_WORDS = {"next_turn": _l("next turn only"), "hand": _l("the whole hand"), "49-50": _l("49 or 50"),
                 "50": _l("50 only"), "lowest": _l("lowest count wins"), "void": _l("void hand"),

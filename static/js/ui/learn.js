@@ -1,0 +1,70 @@
+/* Learning at the table: the Hint button asks the server for the strongest bot's move
+   (GET /api/tables/CODE/hint), marks it on your cards, the piles and the move buttons,
+   and shows why. The marks go when the table is redrawn (the next view). */
+import { $, $$, toast } from "./dom.js";
+
+const why = () => $("#hint-why");
+let hintedAt = null;        // the version of the view the marks were made on
+
+function clear() {
+  $$(".hinted").forEach((el) => el.classList.remove("hinted"));
+  const box = why();
+  if (box) { box.hidden = true; box.textContent = ""; }
+}
+
+function same(a, b) {
+  return JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
+}
+
+function mark(action) {
+  const cards = [].concat(action.cards || [], action.with || [], action.card ? [action.card] : []);
+  cards.forEach((c) => $$(`#hand [data-card="${c}"]`).forEach((el) => el.classList.add("hinted")));
+  if (action.do === "draw") $$("[data-pile=stock]").forEach((el) => el.classList.add("hinted"));
+  if (action.do === "take") $$("[data-pile=discard]").forEach((el) => el.classList.add("hinted"));
+  if (action.onto) {     // a lay-off: the meld it goes on
+    $$(`.meld[data-onto="${action.onto.seat}:${action.onto.meld}"]`).forEach((el) => el.classList.add("hinted"));
+  }
+  $$(`form.act[data-do="${action.do}"]`).forEach((form) => {
+    const input = form.querySelector("input[name=action]");
+    let a = null;
+    try { a = JSON.parse(input ? input.value : "null"); } catch (e) { a = null; }
+    if (a && same(a, action)) form.classList.add("hinted");
+  });
+}
+
+document.addEventListener("click", async (e) => {
+  const btn = e.target.closest("[data-hint-ask]");
+  if (!btn) {
+    if (e.target.closest("#hint-why")) clear();
+    return;
+  }
+  btn.disabled = true;
+  try {
+    const r = await fetch(btn.getAttribute("data-hint-ask"), {
+      credentials: "same-origin", headers: { Accept: "application/json" } });
+    const body = await r.json();
+    if (!r.ok) { toast(body.error || String(r.status)); return; }
+    clear();
+    const v = $("#view");
+    hintedAt = v ? v.getAttribute("data-version") : null;
+    mark(body.action);
+    const box = why();
+    if (box) { box.textContent = body.why; box.hidden = false; }
+  } catch (err) {
+    toast(String(err));
+  } finally {
+    btn.disabled = false;
+  }
+});
+// A new view (an answer swapped in by htmx, or a view pushed over the socket): the hint
+// was for the one before, so it goes.
+const tableEl = document.getElementById("table");
+if (tableEl) {
+  new MutationObserver(() => {
+    const v = $("#view");
+    if (hintedAt !== null && (!v || v.getAttribute("data-version") !== hintedAt)) {
+      hintedAt = null;
+      clear();
+    }
+  }).observe(tableEl, { childList: true });
+}
