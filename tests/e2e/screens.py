@@ -11,7 +11,7 @@ photographs Ana's screen:
     your-turn-{light,dark}.png Ana's turn, K♣ picked: the meld it lays off on glows
     result-{light,dark}.png    the end of the hand: the settlement line by line
 
-At 360x640 too (issue 10: the phones families hold):
+At 360x640 too (the phones families hold):
 
     your-turn-360-{light,dark}.png     Ana's turn after drawing, K♣ picked
     drop-confirm-360-{light,dark}.png  Tonk: Drop asks first, with the count
