@@ -2,9 +2,28 @@
 and the moves are all on screen and uncovered."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from playwright.sync_api import Page
 
 from webapp.engine.cards import parse
+
+@contextmanager
+def phone_page(browser, width: int, height: int, lang: str = "en", four: bool = False):
+    """A touch phone's page at that size and language (four: the four-colour deck); a script
+    error on the page fails the test when it ends."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
+                              reduced_motion="reduce", locale="fil-PH" if lang == "fil" else "en-US")
+    ctx.set_default_timeout(10_000)
+    if four:
+        ctx.add_init_script("localStorage.setItem('baraha-four-colour', '1')")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    ctx.close()
+    assert not errors, errors
+
 
 # Every card of #hand, every move button shown (in the row, or in an open sheet).
 SHOWN = """() => {

@@ -23,7 +23,7 @@ from webapp.realtime import cookie_name
 from webapp.tables import tables_of
 
 from .driver import scenario, wait_version
-from .fit import SIZES, deck_of, fits
+from .fit import SIZES, deck_of, fits, phone_page
 from .test_ui import axe
 from tests.waiting import wait_js
 
@@ -48,15 +48,8 @@ def server(tmp_path_factory):
 def ana(browser, request):
     """Ana's phone at (width, height), or (width, height, language) for another language."""
     w, h, *lang = request.param
-    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=True, reduced_motion="reduce",
-                              locale="fil-PH" if lang == ["fil"] else "en-US")
-    ctx.set_default_timeout(10_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    ctx.close()
-    assert not errors, errors
+    with phone_page(browser, w, h, *lang) as page:
+        yield page
 
 
 def table(server, page: Page, game: str, deck: list[str], dealer: int, acts=(), players=3, options=None,

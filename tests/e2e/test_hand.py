@@ -11,6 +11,7 @@ from webapp.realtime import cookie_name
 from webapp.tables import tables_of
 
 from .driver import scenario, wait_version
+from .fit import phone_page
 from .test_fit import server, table  # noqa: F401 (the module's server fixture)
 from tests.waiting import wait_js
 
@@ -19,14 +20,8 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture
 def ana(browser):
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True, reduced_motion="reduce")
-    ctx.set_default_timeout(10_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    ctx.close()
-    assert not errors, errors
+    with phone_page(browser, 360, 640) as page:
+        yield page
 
 
 def order(page: Page) -> list[str]:

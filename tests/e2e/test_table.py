@@ -22,7 +22,7 @@ from tests.waiting import wait_js
 
 from . import tabletop
 from .driver import wait_version
-from .fit import SIZES, table_fits
+from .fit import SIZES, phone_page, table_fits
 
 pytestmark = pytest.mark.e2e
 
@@ -50,17 +50,8 @@ def server(tmp_path_factory):
 @pytest.fixture
 def phone(browser, request):
     w, h, lang, four = request.param
-    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=True, reduced_motion="reduce",
-                              locale="fil-PH" if lang == "fil" else "en-US")
-    ctx.set_default_timeout(10_000)
-    if four:
-        ctx.add_init_script("localStorage.setItem('baraha-four-colour', '1')")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    ctx.close()
-    assert not errors, errors
+    with phone_page(browser, w, h, lang, four) as page:
+        yield page
 
 
 def open_table(server, page, game: str, melds: int, turn: int):

@@ -36,7 +36,7 @@ def _pace():
 
 
 @bp.before_request
-def _guard():
+def guard_request():
     """Before any API work: the body's size, the page's origin (the pace: `_pace`)."""
     if (request.content_length or 0) > current_app.config["MAX_CONTENT_LENGTH"]:
         raise _too_large()
@@ -49,7 +49,7 @@ def _too_large() -> TooLarge:
                     f"({current_app.config['MAX_CONTENT_LENGTH'] // 1024} KB at most)")
 
 
-def _body() -> dict:
+def json_body() -> dict:
     if len(request.get_data()) >= current_app.config["MAX_CONTENT_LENGTH"]:
         raise _too_large()      # a body sent without a length is cut at the limit
     # force: the body is JSON whatever its Content-Type says; the token, not the type,
@@ -79,7 +79,7 @@ def _bounded(body: dict) -> None:
 
 @bp.post("/tables")
 def create_table():
-    body = _body()
+    body = json_body()
     _bounded(body)
     table = tables_of(current_app).create(body.get("game"), body.get("players"),
                                           body.get("options"), body.get("bots"),
@@ -90,7 +90,7 @@ def create_table():
 @bp.post("/tables/<code>/seats")
 def join(code: str):
     table = tables_of(current_app).get(code)
-    body = _body()
+    body = json_body()
     seat, token = table.join(body.get("name"), body.get("seat"))
     resp = make_response({"seat": seat, "token": token}, 201)
     resp.set_cookie(cookie_name(table.code), token, max_age=COOKIE_AGE, path="/",
@@ -113,7 +113,7 @@ def act(code: str):
     if watch.watcher_of(table) is not None:
         raise Forbidden("a watcher cannot act: take a seat to play", code="watcher")
     seat = seat_at(table)
-    body = _body()
+    body = json_body()
     return table.act(seat, body.get("version"), body.get("action"))
 
 
@@ -123,7 +123,7 @@ def act(code: str):
 @seated()
 def set_bot(table, by: int, seat: int):
     """{"level": "easy"|"normal"|"hard"} puts a bot in the seat; {"level": null} takes it out."""
-    body = _body()
+    body = json_body()
     if "level" not in body:
         raise BadRequest('level: say which bot ("easy", "normal", "hard"), or null for a person')
     return table.set_bot(seat, body["level"], by=by)

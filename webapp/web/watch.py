@@ -26,7 +26,7 @@ from ..tables import tables_of, watchers
 from . import api, guard
 
 bp = Blueprint("watch", __name__)
-bp.before_request(api._guard)    # the API's size and origin checks, pages included
+bp.before_request(api.guard_request)    # the API's size and origin checks, pages included
 
 def watch_cookie(code: str) -> str:
     return WATCH_PREFIX + code
@@ -51,7 +51,7 @@ def watcher_of(table):
 @bp.post("/api/tables/<code>/watchers")
 def add(code: str):
     table = tables_of(current_app).get(code)
-    body = api._body()
+    body = api.json_body()
     behind = body.get("behind", False)
     if not isinstance(behind, bool):
         raise BadRequest("behind: true (sit behind the seat whose token this is) or false")
