@@ -216,17 +216,18 @@ def regions(app, table) -> dict:
     made from its kept regions (`partial`: what every seat's render costs at each version)."""
     from webapp.web import i18n
     from webapp.tables import tables_of
-    from webapp.web import partials
+    from webapp.web import partials, present
     t = tables_of(app).get(table.code)
     phone = partials.Reader("en", "suit", CSRF, "")
     kept = app.extensions["baraha.fragments"]
     region = app.jinja_env.globals["region"]
-    with app.app_context():
+    with app.test_request_context("/"):    # the regions build URLs
         view = t.view(0, worded=False)
         other = view["players"][1]
         values = {"result": dict(view=view), "opponent": dict(view=view, p=other, did=""),
                   "piles": dict(view=view, shows={"draw": True, "take": True}),
-                  "lanes": dict(view=view), "hand": dict(view=view, sort="suit"),
+                  "lanes": dict(view=view, laid=present.laid_off(view)),
+                  "hand": dict(view=view, sort="suit"),
                   "moves": dict(view=view, waiting_for=[], hole=True),
                   "host": dict(view=view, waiting=False)}
         out = {}

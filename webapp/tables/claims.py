@@ -26,13 +26,13 @@ def _shown(table, seat: int) -> int:
 
 def requests_of(table) -> dict:
     """seat -> the pending claim's token hash, or None: its owner asks a bot to give it back."""
-    return table.__dict__.setdefault("seat_requests", {})
+    return table.seat_requests
 
 
 def refusals_of(table) -> dict:
     """What the host said no to, until the asker has been told: a claim's token hash -> its
     seat, and ("back", seat) -> True for a person who asked a bot for their seat back."""
-    return table.__dict__.setdefault("seat_refusals", {})
+    return table.seat_refusals
 
 
 def refused_claim(table, token) -> int | None:

@@ -90,7 +90,7 @@ def file_of(table, number: int) -> dict:
 
 def hands(table) -> list[dict]:
     """Every finished hand of the table, oldest first (kept: a finished hand never changes)."""
-    kept = table.__dict__.setdefault("_finished", {})
+    kept = table.finished
     out = []
     for n in range(1, last_finished(table) + 1):
         s = kept.get(n)

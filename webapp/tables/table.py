@@ -53,6 +53,14 @@ class Table:
         self.match_number, self.match_from, self.match_over = 1, 1, False
         self.fresh_match = False            # "Play again" was sent: the next deal starts anew
         self.seals: dict[int, str] = {}     # event index -> a reshuffled stock's commitment
+        # In memory only: after a restart watchers open their link again, and the rest is
+        # asked again or made again.
+        self.watchers: dict = {}            # watchers.py: id -> Watcher, in the order they came
+        self.seat_requests: dict = {}       # claims.py: seat -> a pending claim's token hash
+        self.seat_refusals: dict = {}       # claims.py: what the host said no to, until told
+        self.finished: dict[int, dict] = {}     # history.py: hand number -> its summary
+        self.reviews: dict = {}             # (hand number, seat) -> its review (web/learn.py)
+        self.views: dict = {}               # _view: this version's views, by seat and state
 
     # ---- seats ----------------------------------------------------------------------
 
@@ -196,7 +204,7 @@ class Table:
         online = tuple(st.sockets > 0 for st in self.seats)
         away = tuple(timer.away(self, s) for s in range(self.players))
         key = (self.version, seat, acting, worded, online, away, self.pace.deadline, watcher)
-        kept = self.__dict__.setdefault("_views", {})
+        kept = self.views
         view = kept.get(key)
         if view is None:
             if kept and next(iter(kept))[0] != self.version:

@@ -32,7 +32,7 @@ class Watcher:
 
 def of(table) -> dict[str, Watcher]:
     """id -> Watcher, in the order they came."""
-    return table.__dict__.setdefault("watchers", {})
+    return table.watchers
 
 
 def add(table, name, behind: int | None = None) -> tuple[Watcher, str]:

@@ -93,13 +93,17 @@ class LeanEnvironment(Environment):
     at once. The same answer, for plain dicts only: their methods' names still mean the
     methods."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.loaded: dict = {}      # name, or (name, parent) -> its Template
+
     def get_template(self, name, parent=None, globals=None):
         # Templates never change while the server runs (no auto-reload): a plain dict,
         # rather than Jinja's locked LRU and a weak reference per look-up (every include,
         # every region, every render).
         if self.auto_reload or globals is not None or not isinstance(name, str):
             return super().get_template(name, parent, globals)
-        loaded = self.__dict__.setdefault("_baraha_loaded", {})
+        loaded = self.loaded
         key = name if parent is None else (name, parent)
         found = loaded.get(key)
         if found is None:

@@ -48,7 +48,7 @@ def hint(code: str):
 def reviewed(table, seat: int, number: int) -> dict:
     """Finished hand `number` reviewed for `seat`, its reasons worded for this phone."""
     doc = history.file_of(table, number)
-    kept = table.__dict__.setdefault("_reviews", {})
+    kept = table.reviews
     found = kept.get((number, seat))
     if found is None:
         found = kept[(number, seat)] = review(doc, seat)
