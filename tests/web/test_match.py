@@ -143,3 +143,16 @@ def test_the_pages_of_the_evening_are_for_the_seats_only(make_app):
     deal_cards = set(re.findall(r'aria-label="([^"]+ of [^"]+)"', start))
     assert len(deal_cards) >= 30
     assert api.client.get(f"/t/{code}/hands/2").status_code == 404     # not dealt yet
+
+
+def test_seats_with_equal_totals_are_drawn_apart_not_on_top_of_each_other():
+    from webapp.web.chart import APART, running_totals
+    svg = str(running_totals([[0, 5, 5, -3], [0, 5, 5, 2], [0, -10, -10, 1]], [1, 2, 3], "x"))
+    lines = [[tuple(map(float, p.split(","))) for p in pts.split()]
+             for pts in re.findall(r'<polyline points="([^"]+)"', svg)]
+    assert len(lines) == 3
+    for i in range(4):      # at every hand, every seat's point is its own
+        ys = sorted(line[i][1] for line in lines)
+        assert all(b - a >= APART - 0.15 for a, b in zip(ys, ys[1:])), (i, ys)
+    # Seats 0 and 1 share +5 after hands 1 and 2: APART apart, seat 0 above.
+    assert lines[1][1][1] - lines[0][1][1] == pytest.approx(APART, abs=0.15)   # printed to 0.1 px

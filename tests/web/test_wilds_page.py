@@ -56,3 +56,26 @@ def test_wild_spread_and_replacement_on_the_page(app, client, decks):
     page = post(mine, code, hit["version"], hit["action"]).data.decode()
     assert "JK" in table.view(0)["hand"], "the wild comes back to the hand"
     assert 'data-card="JK"' in page and 'data-as=' not in page
+
+def _label(page: str, card: str) -> str:
+    """The accessible name of a card of the hand."""
+    m = re.search(r'<button type="button" class="card pick[^>]*aria-label="([^"]*)"[^>]*data-card="'
+                  + card + '"', page)
+    assert m, f"no {card} in the hand"
+    return html.unescape(m.group(1))
+
+
+def test_a_wild_in_the_hand_is_said_to_be_one_and_only_under_wilds(app, client, decks):
+    # The same deal at a table without wilds, then with the deuces: seat 0 holds 2C. Each
+    # page is made with the other table's hand region kept: its key must tell them apart.
+    hands = {1: "5H 8H 7H 9S KD".split(), 0: "6H KC QD JS 2C".split()}
+    order = [c for pair in zip(hands[1], hands[0]) for c in pair]
+    rest = [r + s for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+    decks[1] = ([parse(c) for c in order + [c for c in rest if c not in order]], 0)
+    for wilds, said in (("none", "two of clubs"), ("deuces", "two of clubs, wild"),
+                        ("none", "two of clubs")):
+        code = create(client, game="tonk", players="2", **{"tonk.wilds": wilds})
+        sit(app, code, "Ben", 1)
+        page = client.get(f"/t/{code}").data.decode()
+        assert _label(page, "2C") == said
+        assert _label(page, "6H") == "six of hearts"

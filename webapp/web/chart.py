@@ -2,7 +2,8 @@
 
 Plain SVG with classes only: its colours come from the page's CSS (static/css/evening.css:
 light, dark and the four-colour palette), each seat also has its own mark and dash so the
-lines part without colour, and the chart scales to the width of a 320 px phone.
+lines part without colour, and the chart scales to the width of a 320 px phone. Seats with
+the same total at a hand are drawn a few pixels apart around it, so no line hides another.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from markupsafe import Markup, escape
 W, H = 320, 180                 # the viewBox; the SVG is as wide as its box
 LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 24
 MARKS = ("circle", "square", "triangle", "diamond", "cross", "bar")
+APART = 3.5                     # px between the lines of seats with equal totals
 
 
 def _ticks(low: int, high: int, most: int = 5) -> list[int]:
@@ -33,6 +35,21 @@ def _mark(kind: str, x: float, y: float) -> str:
     if kind == "cross":
         return f'<path class="x" d="M{x - 3:.1f} {y - 3:.1f}L{x + 3:.1f} {y + 3:.1f}M{x + 3:.1f} {y - 3:.1f}L{x - 3:.1f} {y + 3:.1f}"/>'
     return f'<rect x="{x - 1.6:.1f}" y="{y - 4:.1f}" width="3.2" height="8"/>'
+
+
+def _apart(series: list[list[int]]) -> list[list[float]]:
+    """Each point's nudge up or down: the seats sharing a total at a hand are spread APART
+    from one another, centred on it (in seat order, so the nudges are the same each time)."""
+    out = [[0.0] * len(line) for line in series]
+    for i in range(max(map(len, series), default=0)):
+        sharing: dict[int, list[int]] = {}
+        for s, line in enumerate(series):
+            if i < len(line):
+                sharing.setdefault(line[i], []).append(s)
+        for seats in sharing.values():
+            for k, s in enumerate(seats):
+                out[s][i] = (k - (len(seats) - 1) / 2) * APART
+    return out
 
 
 def running_totals(series: list[list[int]], hands: list[int], label: str) -> Markup:
@@ -63,11 +80,12 @@ def running_totals(series: list[list[int]], hands: list[int], label: str) -> Mar
         if i % every == 0 or i == len(hands):
             out.append(f'<text x="{x(i):.1f}" y="{H - 6}" text-anchor="middle">{number}</text>')
     out.append("</g>")
+    nudges = _apart(series)
     for s, line in enumerate(series):
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line))
+        at = [(x(i), y(v) + nudges[s][i]) for i, v in enumerate(line)]
+        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in at)
         out.append(f'<g class="series s{s}"><polyline points="{points}"/>')
-        out.append("".join(_mark(MARKS[s % len(MARKS)], x(i), y(v))
-                           for i, v in enumerate(line) if i))
+        out.append("".join(_mark(MARKS[s % len(MARKS)], px, py) for px, py in at[1:]))
         out.append("</g>")
     out.append("</svg>")
     return Markup("".join(out))

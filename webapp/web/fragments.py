@@ -147,14 +147,17 @@ def install(app) -> None:
 
     pick = macro("_cards.html", "pick")
 
-    def picks(texts, selectable: bool, marks: dict, order: list, meld_words: str) -> Markup:
+    def picks(texts, selectable: bool, marks: dict, order: list, meld_words: str,
+              wilds: str | None = None) -> Markup:
         """The cards of your hand, in order: `pick` for each (one template call, not five
-        a card). The first is the one in the Tab order; `order` is Arrange's order. A card
+        a card). The first is the one in the Tab order; `order` is Arrange's order; `wilds`
+        the table's option, so that a wild is said to be one. A card
         is kept with its place in Arrange's order left open (the place changes with every
         card drawn or thrown; the card's HTML does not): filled in here, with the Tab stop."""
         place = {t: i for i, t in enumerate(order)}
-        out = [str.replace(pick(t, selectable, False, marks.get(t), PLACE, meld_words), PLACE,
-                           str(place[t])) for t in texts]
+        out = [str.replace(pick(t, selectable, False, marks.get(t), PLACE, meld_words,
+                                present.is_wild(t, wilds)), PLACE, str(place[t]))
+               for t in texts]
         if out:
             out[0] = str.replace(out[0], 'tabindex="-1"', 'tabindex="0"', 1)
         return Markup("".join(out))

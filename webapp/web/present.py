@@ -16,6 +16,7 @@ from . import i18n
 from .. import words as W
 from ..engine.cards import parse
 from ..engine.melds import extensions
+from ..engine.spreads import WILDS
 from ..words.kept import Kept
 from ..words import settlement as S
 
@@ -71,6 +72,12 @@ def card_name(text: str) -> str:
         return t(W.CATALOG["card.joker"])
     return t(W.CATALOG["card.name"]).format(rank=t(W.CATALOG[f"rank.{text[:-1]}"]),
                                             suit=t(W.CATALOG[f"suit.{text[-1]}"]))
+
+
+def is_wild(text: str, wilds: str | None) -> bool:
+    """Whether a card is wild under the table's `wilds` (Tonk's house rule; Tong-its has none).
+    A screen reader says so, as the star on it shows."""
+    return bool(wilds) and parse(text) in WILDS[wilds]
 
 
 def canon(texts) -> str:
@@ -400,7 +407,7 @@ def install(app) -> None:
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
         draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps,
         no_dump_marks=no_dump_marks, beneath=beneath,
-        laid_off=laid_off, meld_faces=meld_faces)
+        laid_off=laid_off, meld_faces=meld_faces, is_wild=is_wild)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
                                meld_label=meld_label, as_label=as_label)
 

@@ -29,11 +29,11 @@ def _names(view) -> tuple:
 
 def hand(c) -> tuple:
     """_hand.html: your cards in the order chosen, their meld marks, your facts line (whose
-    turn it is shows in #view's data-mine, outside the region)."""
+    turn it is shows in #view's data-mine, outside the region), which of them are wild."""
     v = c["view"]
     return (v["seat"], shown(v["players"][v["seat"]]), v["deadwood"], tuple(v["hand"]),
             v["most_cards"], v["result"] is not None, v["dealer"], v["game"], c["sort"],
-            _names(v))
+            _names(v), v["options"].get("wilds"))
 
 
 def piles(c) -> tuple:
@@ -56,7 +56,7 @@ def result(c) -> tuple:
     v = c["view"]
     return (v["code"], v["hand_number"], v["seat"], _names(v), shown(v["result"]),
             tuple([p["chips"] for p in v["players"]]), shown(v["melds"]), len(v["events"]),
-            v["game"], v["pot"])
+            v["game"], v["pot"], v["options"].get("wilds"))
 
 
 def opponent(c) -> tuple:
