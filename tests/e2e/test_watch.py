@@ -13,6 +13,7 @@ from .driver import create_table, join_here, play, scenario
 pytestmark = pytest.mark.e2e
 SMALL = {"width": 360, "height": 640}
 SHOTS = Path(os.environ.get("BARAHA_SHOTS", "/tmp"))
+LONG = "Tita Lorna 🌺 of Pampanga!!"     # 26 characters as people see them (the flower is 2 units)
 
 
 def fits(page) -> None:
@@ -32,6 +33,10 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
 
     lola.set_viewport_size(SMALL)
     lola.goto(base + ana.locator(".pace-watch a").get_attribute("href"))
+    expect(lola.locator(".bar .game")).to_have_text("Tong-its")
+    # A name is cut where the server cuts it: 24 characters as people see them.
+    lola.locator("input[name=name]").press_sequentially(LONG)
+    assert lola.locator("input[name=name]").input_value() == LONG[:-2]
     lola.fill("input[name=name]", "Lola")
     lola.click("button:has-text(\"Watch\")")
     table = lola.locator("#table")
@@ -60,6 +65,9 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     expect(ana.locator("[data-open=sit-behind-sheet]")).to_have_count(1)
     ben.set_viewport_size(SMALL)
     ben.locator("[data-open=sit-behind-sheet]").click()
+    ben.locator("#sit-behind input[name=name]").press_sequentially(LONG)
+    assert ben.locator("#sit-behind input[name=name]").input_value() == LONG[:-2]
+    ben.locator("#sit-behind input[name=name]").fill("Mama")
     ben.locator("#sit-behind button[type=submit]").click()
     expect(ben.locator("#behind-slot .qr svg")).to_be_visible()
     fits(ben)

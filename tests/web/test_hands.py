@@ -14,7 +14,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from webapp.__main__ import main
-from webapp.engine.cards import text
+from webapp.engine.cards import parse, text
 
 from .conftest import bearer
 
@@ -149,13 +149,19 @@ def test_a_hand_in_play_has_no_file_and_other_tables_cannot_read(app, api):
     assert get("/api/tables/ZZZZ/hands", headers=bearer(a)).status_code == 404
 
 
-def test_tonk_reshuffles_are_sealed_for_every_seat(make_app, tmp_path, capsys):
+def test_tonk_reshuffles_are_sealed_for_every_seat(make_app, tmp_path, capsys, decks):
+    # A fixed deal that wins nothing at once (a dealt 41, 49, 50 or 13 would end the hand
+    # before any reshuffle); the reshuffles themselves are random.
+    deck = [parse(r + s) for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+    random.Random(11).shuffle(deck)
+    decks[1] = (deck + [parse("JK")], 0)
     app = make_app()
     api, rng = Api(app), random.Random(7)
     code = api.create("tonk", 3, options={"stock_out": "reshuffle", "hand_size": 12,
                                           "wilds": "deuces_joker"})
     tokens = [api.join(code, f"P{s}") for s in range(3)]
     table = app.extensions["baraha.tables"].get(code)
+    assert table.hand is not None and not table.hand.over, "the deal won at once"
     reshuffles = []
 
     def choose(view, moves):

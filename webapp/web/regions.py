@@ -37,11 +37,12 @@ def hand(c) -> tuple:
 
 
 def piles(c) -> tuple:
-    """_piles.html: stock, discard (its top three), side pot; whether you may tap them is
-    cut in for each reader (fragments.region's `shows`: present.taps)."""
+    """_piles.html: stock with the deal's seal, discard (its top three), side pot; whether
+    you may tap them is cut in for each reader (fragments.region's `shows`: present.taps)."""
     v = c["view"]
     pile = v["discard_pile"]
-    return (v["stock"], tuple(pile[-3:]), len(pile), v["game"], v["pot"], present.beneath(v))
+    return (v["stock"], tuple(pile[-3:]), len(pile), v["game"], v["pot"], present.beneath(v),
+            v.get("deal_commitment"))
 
 
 def lanes(c) -> tuple:

@@ -24,6 +24,7 @@ from ..tables.errors import BadRequest, Unauthorized
 from .seats import cookie_name, seat_at
 from ..tables import tables_of, watchers
 from . import api, guard
+from .lobby import GAMES
 
 bp = Blueprint("watch", __name__)
 bp.before_request(api.guard_request)    # the API's size and origin checks, pages included
@@ -91,7 +92,7 @@ def page(code: str):
     watcher = watcher_of(table)
     if watcher is None:
         return render_template("table/watch_join.html", code=table.code,
-                               open=table.pace.options["watchers"])
+                               game_name=GAMES[table.game], open=table.pace.options["watchers"])
     view = watchers.view(table, watcher, worded=False)
     return render_template("table/watch.html", view=view, watcher=watcher,
                            table_html=Markup(_render(view)))

@@ -26,11 +26,11 @@ if (create) {
 /* A name is cut at its limit counted in characters people see (grapheme clusters), as the
    server counts it: maxlength would count UTF-16 units (an emoji is two, a family five). */
 const seg = window.Intl && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
-$$("input[data-seen-max]").forEach((input) => {
-  input.addEventListener("input", () => {
-    if (!seg) return;
-    const max = +input.getAttribute("data-seen-max");
-    const parts = Array.from(seg.segment(input.value), (p) => p.segment);
-    if (parts.length > max) input.value = parts.slice(0, max).join("");
-  });
+// On the document: also the name fields of sheets that htmx brings in later (Sit behind me).
+document.addEventListener("input", (e) => {
+  const input = e.target;
+  if (!seg || !input.matches || !input.matches("input[data-seen-max]")) return;
+  const max = +input.getAttribute("data-seen-max");
+  const parts = Array.from(seg.segment(input.value), (p) => p.segment);
+  if (parts.length > max) input.value = parts.slice(0, max).join("");
 });
