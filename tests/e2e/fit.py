@@ -86,8 +86,9 @@ def deck_of(hands: list[list[str]], dealer: int, rest_first: list[str] = ()) -> 
     return deck + list(rest_first) + others
 
 
-# The whole table: besides the hand and the moves, both piles, every other player's box and
-# every face-up card of every meld on the table; and the page itself never scrolls.
+# The whole table: besides the hand and the moves, both piles (the deal's seal too), every
+# other player's box and every face-up card of every meld on the table; the game's name in the
+# bar whole or not shown; and the page itself never scrolls.
 TABLE = """() => {
   const W = innerWidth, H = innerHeight, bad = [], counts = {};
   const groups = {
@@ -96,6 +97,7 @@ TABLE = """() => {
     pile: "[data-pile=stock], [data-pile=discard]",
     player: "#opponents [data-seat]",
     meld: "#board [data-meld] [data-card]",
+    seal: "#seal .seal-code",
   };
   for (const [group, sel] of Object.entries(groups)) {
     counts[group] = 0;
@@ -115,6 +117,14 @@ TABLE = """() => {
         }
       }
     }
+  }
+  // The game's name in the bar: whole, or on its hidden second line (never "T…").
+  for (const el of document.querySelectorAll(".bar .game")) {
+    const text = document.createRange();
+    text.selectNodeContents(el);
+    const t = text.getBoundingClientRect(), b = el.getBoundingClientRect();
+    if (t.top < b.bottom - .5 && (t.right > b.right + .5 || t.bottom > b.bottom + .5))
+      bad.push("the game's name is cut: " + el.textContent.trim());
   }
   const d = document.documentElement;
   return {bad, counts, scroll: [d.scrollWidth, d.scrollHeight, scrollX, scrollY], size: [W, H],
