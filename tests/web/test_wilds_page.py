@@ -6,8 +6,13 @@ from __future__ import annotations
 import html
 import re
 
+from webapp.bots.common import read
+from webapp.bots.hints import facts
+from webapp.bots.tonk_wild import count
 from webapp.engine.cards import parse
-from webapp.tables import tables_of
+from webapp.tables import review, tables_of
+from webapp.words import Words
+from webapp.words.teach import why
 
 from .test_pages import create, forms, post, sit
 
@@ -17,12 +22,12 @@ HANDS = {1: "5H JK 7H 9S KD".split(), 0: "6H KC QD JS 9C".split()}
 TOP = ["3C", "4S", "8D", "10H"]
 
 
-def _deck():
+def _deck(hands=HANDS, joker=True):
     order = []
     for i in range(5):
-        order += [HANDS[1][i], HANDS[0][i]]
+        order += [hands[1][i], hands[0][i]]
     order += TOP
-    rest = [r + s for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()] + ["JK"]
+    rest = [r + s for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()] + ["JK"] * joker
     return [parse(c) for c in order + [c for c in rest if c not in order]]
 
 
@@ -79,3 +84,31 @@ def test_a_wild_in_the_hand_is_said_to_be_one_and_only_under_wilds(app, client, 
         page = client.get(f"/t/{code}").data.decode()
         assert _label(page, "2C") == said
         assert _label(page, "6H") == "six of hearts"
+
+
+def test_a_hit_that_brings_a_deuce_home_is_counted_by_the_hint_and_the_review(app, client, decks):
+    # Ben spreads 5H 2C 7H, the deuce standing for 6H; Ana holds 6H: her hit brings 2C home.
+    decks[1] = (_deck({1: "5H 2C 7H 9S KD".split(), 0: "6H KC QD JS 9C".split()}, joker=False), 0)
+    code = create(client, game="tonk", players="2", **{"tonk.wilds": "deuces"})
+    ben = sit(app, code, "Ben", 1)
+    for move in ({"do": "draw"}, {"do": "meld", "cards": ["2C", "5H", "7H"], "as": {"2C": "6H"}},
+                 {"do": "discard", "card": "KD"}):
+        page = ben.get(f"/t/{code}").data.decode()
+        f = next(f for f in forms(page) if f["action"] == move)
+        post(ben, code, f["version"], f["action"])
+    page = client.get(f"/t/{code}").data.decode()
+    f = next(f for f in forms(page) if f["action"]["do"] == "draw")
+    page = post(client, code, f["version"], f["action"]).data.decode()
+    hit = next(f for f in forms(page) if f["action"].get("card") == "6H")["action"]
+    view = tables_of(app).get(code).view(0)
+    t = read(view)
+    home = [parse(c) for c in view["hand"] if c != "6H"] + [parse("2C")]
+    fact = facts(t, view, hit)
+    assert fact["key"] == "layoff.wild" and fact["wild"] == "2C"
+    assert fact["after"] == count(t, home)
+    w = Words(view, viewer=0)
+    assert why(w, fact) == (f"Hit with {w.card('6H')}: the {w.card('2C')} that stood for it comes "
+                            f"back to your hand, and your count becomes {fact['after']}")
+    # The review: the hit, the deuce home, then the best discard (not the deuce: it is low).
+    assert review._kept(t, hit) == min(count(t, [c for c in home if c != d]) for d in home)
+    assert review._kept(t, hit) == count(t, home) - 10       # K, Q or J goes

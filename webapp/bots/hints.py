@@ -14,7 +14,7 @@ from ..engine import cards as C
 from ..engine.melds import deadwood
 from . import choose
 from .common import Table, deadwood_cards, minus, read
-from .tonk_wild import count as tonk_count, wild_cards
+from .tonk_wild import count as tonk_count, returned, wild_cards
 
 
 def hard_move(view: dict, seed: str) -> dict | None:
@@ -58,10 +58,14 @@ def facts(t: Table, view: dict, action: dict) -> dict:
         return {"key": "take", "card": top}
     if do in ("meld", "layoff"):
         played = action.get("cards") or [action["card"]]
-        after = count_of(t, minus(t.hand, *[C.parse(c) for c in played if C.parse(c) in t.hand]))
+        back = returned(t, action)      # Tonk: the wild that stood for the card comes home
+        after = count_of(t, minus(t.hand, *[C.parse(c) for c in played if C.parse(c) in t.hand])
+                         + back)
         fact = {"cards": list(played), "card": played[0], "before": mine, "after": after}
         if do == "layoff":
             fact["owner"] = action["onto"]["seat"]
+        if back:
+            return {"key": "layoff.wild", **fact, "wild": C.text(back[0])}
         if t.game == "tongits" and do == "meld" and not t.opened[t.me]:
             return {"key": "meld.open", **fact}
         return {"key": f"{do}.count" if after < mine else f"{do}.show", **fact}

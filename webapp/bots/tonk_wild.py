@@ -39,7 +39,7 @@ def best_move(t: Table, level: str, rng: random.Random) -> dict | None:
             continue
         played = [C.parse(c) for c in (a.get("cards") or a.get("with") or [a.get("card")])]
         played = [c for c in played if c in t.hand]
-        back = _returned(t, a)
+        back = returned(t, a)
         left = len(t.hand) - len(played) + len(back)
         score = count(t, played) - count(t, back)
         score -= KEEP_WILD[level] * (sum(c in wilds for c in played) - len(back))
@@ -55,7 +55,7 @@ def best_move(t: Table, level: str, rng: random.Random) -> dict | None:
     return best
 
 
-def _returned(t: Table, a: dict) -> list[int]:
+def returned(t: Table, a: dict) -> list[int]:
     """The wild a layoff brings back to the hand: it replaces that wild's stand-in."""
     if a["do"] != "layoff" or a.get("as"):
         return []

@@ -8,6 +8,7 @@ import json
 
 from ..bots.common import read
 from ..bots.hints import count_of, facts, hard_move
+from ..bots.tonk_wild import returned
 from ..engine import cards as C, scenario
 from ..engine.game import apply
 from ..engine.views import TableFacts, view_for
@@ -68,7 +69,7 @@ def _kept(t, move: dict) -> int:
     """The seat's count once `move` is played and the turn ended by the best discard (a
     discard: the count after it)."""
     gone = {C.parse(c) for c in move.get("cards") or [move["card"]]}
-    rest = [c for c in t.hand if c not in gone]
+    rest = [c for c in t.hand if c not in gone] + returned(t, move)    # a hit's wild comes home
     if move["do"] == "discard":
         return count_of(t, rest)
     return min(count_of(t, [c for c in rest if c != d]) for d in rest) if rest else 0

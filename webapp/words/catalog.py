@@ -273,6 +273,7 @@ CATALOG: dict[str, str] = {
     "tonk.hint.layoff.count": N_("Hit with {card}: your count drops from {before} to {after}"),
     "tongits.hint.layoff.show": N_("Lay off {card}: one card fewer in your hand"),
     "tonk.hint.layoff.show": N_("Hit with {card}: one card fewer in your hand"),
+    "tonk.hint.layoff.wild": N_("Hit with {card}: the {wild} that stood for it comes back to your hand, and your count becomes {after}"),
     "hint.discard": N_("Discard {card}: keep the cards that may still meld; your count becomes {after}"),
     "hint.discard.high": N_("Discard {card}: it is your highest card and in no meld; your count becomes {after}"),
     "tonk.hint.discard.high": N_("Discard {card}: it is your highest card; your count becomes {after}"),
