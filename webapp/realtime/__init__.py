@@ -19,11 +19,10 @@ from flask_socketio import SocketIO, join_room
 from ..server.hosts import same_origin
 from ..server.pace import pace_of
 from ..tables import tables_of, watchers
-from ..web.seats import COOKIE_PREFIX, cookie_name, seat_tokens  # noqa: F401 (tests name them here)
+from ..web.seats import COOKIE_PREFIX, cookie_name, seat_tokens, watch_cookie  # noqa: F401 (tests name them here)
 from . import deflate
 from .sockguard import Guard
 
-WATCH_PREFIX = "baraha_w_"      # a watcher's cookie (webapp/web/watch.py)
 
 socketio = SocketIO()
 _sockets: dict[str, tuple[object, int]] = {}    # sid -> (Table, seat)
@@ -191,7 +190,7 @@ def _find_watcher(auth):
         code = auth.get("code")
         if isinstance(code, str) and len(code) <= 8:
             table = tables.get(code)
-            return table if watchers.find(table, request.cookies.get(WATCH_PREFIX + table.code)) \
+            return table if watchers.find(table, request.cookies.get(watch_cookie(table.code))) \
                 else None
     except Exception:       # no such table, a malformed auth: refused like any other
         return None

@@ -11,7 +11,7 @@ from ..server.pace import burst_over, pace_of
 from ..tables import tables_of, watchers
 from ..tables.errors import BadRequest, Forbidden, TooLarge, TooMany
 from .guard import same_origin
-from .seats import cookie_name, seat_at, seated
+from .seats import cookie_name, seat_at, seated, watcher_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -101,7 +101,7 @@ def join(code: str):
 @bp.get("/tables/<code>")
 def view(code: str):
     table = tables_of(current_app).get(code)
-    watcher = watch.watcher_of(table)       # a watcher's token: its view (web/watch.py)
+    watcher = watcher_of(table)       # a watcher's token: its view (web/watch.py)
     if watcher is not None:
         return watchers.view(table, watcher)
     return table.view(seat_at(table))
@@ -110,7 +110,7 @@ def view(code: str):
 @bp.post("/tables/<code>/actions")
 def act(code: str):
     table = tables_of(current_app).get(code)
-    if watch.watcher_of(table) is not None:
+    if watcher_of(table) is not None:
         raise Forbidden("a watcher cannot act: take a seat to play", code="watcher")
     seat = seat_at(table)
     body = json_body()
@@ -134,5 +134,3 @@ def set_bot(table, by: int, seat: int):
 def close(table, seat: int):
     return table.close(by=seat)
 
-
-from . import watch     # noqa: E402  (last: web/watch.py uses this module's helpers)

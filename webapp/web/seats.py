@@ -1,8 +1,8 @@
-"""A browser's seats: the seat cookies (`baraha_<CODE>`, the seat's token, HttpOnly), read in
-one place, and `seated`, the one way a view asks for "this table and this browser's seat
-there, or 401".
+"""A browser's seats and watchers: the seat cookies (`baraha_<CODE>`, the seat's token,
+HttpOnly) and the watch cookies (`baraha_w_<CODE>`, a watcher's token), read in one place,
+and `seated`, the one way a view asks for "this table and this browser's seat there, or 401".
 
-The API also takes the token as `Authorization: Bearer TOKEN` (programs, tests); the
+The API also takes a token as `Authorization: Bearer TOKEN` (programs, tests); the
 pages only the cookie. Socket.IO's handshake reads the same cookies (webapp/realtime/).
 """
 from __future__ import annotations
@@ -11,16 +11,27 @@ from functools import wraps
 
 from flask import current_app, request
 
-from ..tables import CODE_ALPHABET, tables_of
+from ..tables import CODE_ALPHABET, tables_of, watchers
 from ..tables.errors import Unauthorized
 
 COOKIE_PREFIX = "baraha_"
+WATCH_PREFIX = "baraha_w_"
 NO_TOKEN = ("this needs your seat's token (Authorization: Bearer TOKEN, or the cookie set "
             "when you joined)")
 
 
 def cookie_name(code: str) -> str:
     return COOKIE_PREFIX + code
+
+
+def watch_cookie(code: str) -> str:
+    return WATCH_PREFIX + code
+
+
+def bearer_token(header: str) -> str | None:
+    """The token of an `Authorization: Bearer TOKEN` header, or None when it is not one."""
+    scheme, _, token = header.strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 def seat_tokens(cookies) -> dict[str, str]:
@@ -43,10 +54,10 @@ def seat_at(table, bearer: bool = True) -> int:
     seat cookie); Unauthorized when it has none there."""
     header = request.headers.get("Authorization") if bearer else None
     if header is not None:
-        scheme, _, token = header.strip().partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
+        token = bearer_token(header)
+        if token is None:
             raise Unauthorized("the Authorization header must read 'Bearer TOKEN'")
-        return table.seat_of(token.strip())
+        return table.seat_of(token)
     token = seat_token(table.code)
     if not token:
         raise Unauthorized(NO_TOKEN)
@@ -72,3 +83,10 @@ def seated(bearer: bool = True, refused=None, first=None):
             return view(table, seat, **rest)
         return run
     return wrap
+
+
+def watcher_of(table):
+    """The watcher this request's Bearer token (or watch cookie) is, or None."""
+    header = request.headers.get("Authorization")
+    token = (bearer_token(header) if header else None) or request.cookies.get(watch_cookie(table.code))
+    return watchers.find(table, token)

@@ -6,7 +6,7 @@ API (docs/API.md "Pace and presence"):
   GET    /api/tables/CODE/watchers                      -> {"watchers": [...]} (a seat's token)
   DELETE /api/tables/CODE/watchers/ID                   -> {"watchers": [...]} (the host)
 A watcher's token reads GET /api/tables/CODE (its view) and is refused every action (403):
-webapp/web/api.py asks `watcher_of` first.
+webapp/web/api.py asks `watcher_of` (webapp/web/seats.py) first.
 
 Pages: /t/CODE/watch asks a name, then shows the table with no hand and no moves (its
 cookie `baraha_w_CODE`); /t/CODE/watch/view is its partial; /t/CODE/behind makes the
@@ -19,33 +19,14 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
                    request, url_for)
 from markupsafe import Markup
 
-from ..realtime import WATCH_PREFIX
 from ..tables.errors import BadRequest, Unauthorized
-from .seats import cookie_name, seat_at
+from .seats import cookie_name, seat_at, watch_cookie, watcher_of
 from ..tables import tables_of, watchers
 from . import api, guard
 from .lobby import GAMES
 
 bp = Blueprint("watch", __name__)
 bp.before_request(api.guard_request)    # the API's size and origin checks, pages included
-
-def watch_cookie(code: str) -> str:
-    return WATCH_PREFIX + code
-
-
-def _bearer() -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
-
-
-def watcher_of(table):
-    """The watcher this request's token (or watch cookie) is, or None."""
-    token = _bearer() or request.cookies.get(watch_cookie(table.code))
-    return watchers.find(table, token)
-
 
 # ---- the API -------------------------------------------------------------------------
 
