@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from webapp.tables import claims, tables_of
+from webapp.tables import tables_of
 
 from .driver import scenario
 from .test_fit import ana, server, table   # noqa: F401  (fixtures)
@@ -78,7 +78,7 @@ def test_a_seat_moves_to_a_new_phone_once_the_host_gives_it(server, ana, browser
         expect(asks).to_contain_text("A new phone asks for Ben's seat (Seat 2).")
         asks.get_by_role("button", name="Give the seat").click()
         expect(ana.locator("#seat-asks")).to_have_count(0)
-        assert claims.requests_of(tables_of(server.app).get(t.code)) == {}
+        assert tables_of(server.app).get(t.code).seat_requests == {}
         new.get_by_role("link", name="Check again").click()
         expect(new.locator("#view")).to_have_attribute("data-seat", "1")
         expect(new.locator("#hand .pick")).to_have_count(12)

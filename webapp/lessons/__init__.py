@@ -6,7 +6,6 @@ facts (made into one sentence by webapp/words); after the last move, the settlem
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path

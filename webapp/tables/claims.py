@@ -24,27 +24,16 @@ def _shown(table, seat: int) -> int:
     return table.version
 
 
-def requests_of(table) -> dict:
-    """seat -> the pending claim's token hash, or None: its owner asks a bot to give it back."""
-    return table.seat_requests
-
-
-def refusals_of(table) -> dict:
-    """What the host said no to, until the asker has been told: a claim's token hash -> its
-    seat, and ("back", seat) -> True for a person who asked a bot for their seat back."""
-    return table.seat_refusals
-
-
 def refused_claim(table, token) -> int | None:
     """The seat this phone asked for and the host refused (told once: then forgotten)."""
     if not isinstance(token, str) or not token:
         return None
-    return refusals_of(table).pop(hash_token(token), None)
+    return table.seat_refusals.pop(hash_token(token), None)
 
 
 def refused_back(table, seat: int) -> bool:
     """Whether the host said no when this seat's person asked for it back."""
-    return ("back", seat) in refusals_of(table)
+    return ("back", seat) in table.seat_refusals
 
 
 def claim(table, seat) -> str:
@@ -55,7 +44,7 @@ def claim(table, seat) -> str:
         if not table.seats[seat].token_hash:
             raise Conflict(f"seat {seat} has no person to give back: join a free seat instead")
         token = new_token()
-        requests_of(table)[seat] = hash_token(token)
+        table.seat_requests[seat] = hash_token(token)
         version = _shown(table, seat)
     table._notify(version)
     return token
@@ -66,7 +55,7 @@ def claimed_seat(table, token) -> int | None:
     if not isinstance(token, str) or not token:
         return None
     digest = hash_token(token)
-    return next((s for s, h in requests_of(table).items() if h == digest), None)
+    return next((s for s, h in table.seat_requests.items() if h == digest), None)
 
 
 def ask_back(table, seat: int) -> None:
@@ -75,8 +64,8 @@ def ask_back(table, seat: int) -> None:
         table._check_open()
         if not table.seats[seat].bot:
             raise Illegal("you are playing your seat yourself: there is nothing to ask back")
-        requests_of(table).setdefault(seat, None)
-        refusals_of(table).pop(("back", seat), None)
+        table.seat_requests.setdefault(seat, None)
+        table.seat_refusals.pop(("back", seat), None)
         version = _shown(table, seat)
     table._notify(version)
 
@@ -88,7 +77,7 @@ def approve(table, seat, by: int | None) -> None:
     with table.lock:
         table._check_open()
         check_host(table, by)
-        reqs = requests_of(table)
+        reqs = table.seat_requests
         if seat not in reqs:
             raise Illegal(f"nobody asked for seat {seat + 1}")
         new_hash = reqs.pop(seat) or table.seats[seat].token_hash
@@ -103,9 +92,9 @@ def refuse(table, seat, by: int | None) -> None:
     check_seat(seat, table.players)
     with table.lock:
         check_host(table, by)
-        reqs = requests_of(table)
+        reqs = table.seat_requests
         if seat in reqs:        # the asker is told (its join page, or its own table)
             asked = reqs.pop(seat)
-            refusals_of(table)[asked if asked is not None else ("back", seat)] = seat
+            table.seat_refusals[asked if asked is not None else ("back", seat)] = seat
         version = _shown(table, seat)
     table._notify(version)

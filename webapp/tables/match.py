@@ -9,7 +9,6 @@ is a journal row or follows from one, so a restarted server is in the same match
 """
 from __future__ import annotations
 
-from ..engine.errors import BadSetup
 from ..engine.options import Option
 from . import dealing
 

@@ -56,8 +56,11 @@ class Table:
         # In memory only: after a restart watchers open their link again, and the rest is
         # asked again or made again.
         self.watchers: dict = {}            # watchers.py: id -> Watcher, in the order they came
-        self.seat_requests: dict = {}       # claims.py: seat -> a pending claim's token hash
-        self.seat_refusals: dict = {}       # claims.py: what the host said no to, until told
+        # claims.py: seat -> a pending claim's token hash, or None (its person asks a bot
+        # for it back); and what the host said no to, until the asker is told (a claim's
+        # token hash -> its seat, ("back", seat) -> True).
+        self.seat_requests: dict = {}
+        self.seat_refusals: dict = {}
         self.finished: dict[int, dict] = {}     # history.py: hand number -> its summary
         self.reviews: dict = {}             # (hand number, seat) -> its review (web/learn.py)
         self.views: dict = {}               # _view: this version's views, by seat and state

@@ -30,11 +30,6 @@ class Watcher:
         return {"id": self.id, "name": self.name, "behind": self.behind}
 
 
-def of(table) -> dict[str, Watcher]:
-    """id -> Watcher, in the order they came."""
-    return table.watchers
-
-
 def add(table, name, behind: int | None = None) -> tuple[Watcher, str]:
     """A new watcher and its token (shown once). `behind`: the seat whose own token asked."""
     name = clean_name(name)
@@ -43,7 +38,7 @@ def add(table, name, behind: int | None = None) -> tuple[Watcher, str]:
         if not table.pace.options["watchers"]:
             raise Forbidden("this table takes no watchers (its option watchers is off)",
                             code="no_watchers")
-        watching = of(table)
+        watching = table.watchers
         if len(watching) >= MAX_WATCHERS:
             raise Conflict(f"table {table.code} already has {MAX_WATCHERS} watchers")
         token = new_token()
@@ -58,7 +53,7 @@ def find(table, token) -> Watcher | None:
     if not isinstance(token, str) or not token:
         return None
     digest = hash_token(token)
-    return next((w for w in list(of(table).values())
+    return next((w for w in list(table.watchers.values())
                  if hmac.compare_digest(w.token_hash, digest)), None)
 
 
@@ -74,7 +69,7 @@ def find_any(tables, token) -> tuple[object, Watcher] | None:
 def remove(table, wid, by: int | None) -> None:
     with table.lock:
         check_host(table, by)
-        if of(table).pop(wid, None) is None:
+        if table.watchers.pop(wid, None) is None:
             raise NotFound("there is no such watcher at this table")
         version = table.version
     table._notify(version)
@@ -82,10 +77,10 @@ def remove(table, wid, by: int | None) -> None:
 
 def view(table, watcher: Watcher, worded: bool = True) -> dict:
     with table.lock:
-        if of(table).get(watcher.id) is not watcher:
+        if table.watchers.get(watcher.id) is not watcher:
             raise Unauthorized(f"this watcher was removed from table {table.code}")
         return table._view(watcher.behind, worded=worded, watcher=True)
 
 
 def listed(table) -> list[dict]:
-    return [w.shown() for w in list(of(table).values())]
+    return [w.shown() for w in list(table.watchers.values())]

@@ -46,11 +46,17 @@ def reader() -> Reader:
     return found
 
 
-def _refused_back(view: dict) -> bool:
+def _table(view: dict):
+    """The view's table, or None when it is gone (a view made just before it closed)."""
     try:
-        return claims.refused_back(tables_of(current_app).get(view["code"]), view["seat"])
+        return tables_of(current_app).get(view["code"])
     except WebError:
-        return False
+        return None
+
+
+def _watching(table) -> list[dict]:
+    """The table's watchers (the host's panel lists them, each with a Remove button)."""
+    return watchers.listed(table) if table is not None else []
 
 
 def context(view: dict, sort: str) -> dict:
@@ -58,29 +64,19 @@ def context(view: dict, sort: str) -> dict:
     answer and the push alike)."""
     ready = [p for p in view["players"] if not p.get("bot") and not p.get("ready")]
     me = next((p for p in view["players"] if p["seat"] == view["seat"]), {})
-    try:
-        asks = dict(claims.requests_of(tables_of(current_app).get(view["code"])))
-    except WebError:
-        asks = {}
+    table = _table(view)
+    asks = dict(table.seat_requests) if table is not None else {}
     host = view.get("host") == view.get("seat")     # only the host sees who asks for a seat
     return {
-        "watching": _watching(view) if host else [],
+        "watching": _watching(table) if host else [],
         "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if host else [],
         "seat_asked": sorted(asks),
-        "seat_refused": _refused_back(view),
+        "seat_refused": table is not None and claims.refused_back(table, view["seat"]),
         "view": view,
         "waiting": view.get("phase") == "waiting",
         "sort": sort,
         "waiting_for": [p["seat"] for p in ready] if view.get("result") and me.get("ready") else [],
     }
-
-
-def _watching(view: dict) -> list[dict]:
-    """The table's watchers (the host's panel lists them, each with a Remove button)."""
-    try:
-        return watchers.listed(tables_of(current_app).get(view["code"]))
-    except WebError:
-        return []
 
 
 def _seated(view: dict, sort: str) -> dict:
@@ -105,7 +101,8 @@ def render(view, phone: Reader) -> str:
     kept = current_app.extensions["baraha.fragments"]["partials"]
     online = tuple(bool(p.get("connected")) for p in view["players"])
     # Watchers come and go without a new version: the host's partial is kept per list.
-    watching = tuple(w["id"] for w in _watching(view)) if view.get("host") == view["seat"] else ()
+    watching = tuple(w["id"] for w in _watching(_table(view))) \
+        if view.get("host") == view["seat"] else ()
     key = (view.get("code"), view["version"], view["seat"], online, phone.locale, phone.sort,
            phone.root, watching)
     html = kept.get(key)

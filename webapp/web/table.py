@@ -109,7 +109,7 @@ def _partial(view: dict, status: int = 200, toast: str | None = None) -> Respons
     return resp
 
 
-def _answer(table, view: dict, toast: str | None = None):
+def answer(table, view: dict, toast: str | None = None):
     """A post that changed the table: htmx gets the poster's new partial, a plain form post
     goes back to the table page (303)."""
     if _is_htmx():
@@ -208,7 +208,7 @@ def act(table, seat: int):
         return _page(table, e.view, STALE_WORDS, 409)
     except WebError as e:
         return _fail(table, seat, e)
-    return _answer(table, view)
+    return answer(table, view)
 
 
 def _fail(table, seat: int, e: WebError):
@@ -228,7 +228,7 @@ def set_bot(table, me: int, seat: int):
         view = table.set_bot(seat, level, by=me)
     except WebError as e:
         return _fail(table, me, e)
-    return _answer(table, view)
+    return answer(table, view)
 
 
 @bp.post("/<code>/seats/<int:seat>/claim")
@@ -256,7 +256,7 @@ def ask_back(table, me: int, seat: int):
         claims.ask_back(table, seat)
     except WebError as e:
         return _fail(table, me, e)
-    return _answer(table, _view(table, me), _("The host is asked to give you your seat back."))
+    return answer(table, _view(table, me), _("The host is asked to give you your seat back."))
 
 
 @bp.post("/<code>/seats/<int:seat>/approve")
@@ -270,7 +270,7 @@ def approve(table, me: int, seat: int):
             claims.approve(table, seat, by=me)
     except WebError as e:
         return _fail(table, me, e)
-    return _answer(table, _view(table, me))
+    return answer(table, _view(table, me))
 
 
 @bp.post("/<code>/nudge")

@@ -20,10 +20,11 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from markupsafe import Markup
 
 from ..tables.errors import BadRequest, Unauthorized
-from .seats import cookie_name, seat_at, watch_cookie, watcher_of
+from .seats import seat_at, seated, watch_cookie, watcher_of
 from ..tables import tables_of, watchers
 from . import api, guard
 from .lobby import GAMES
+from .table import answer, join_url, qr_svg
 
 bp = Blueprint("watch", __name__)
 bp.before_request(api.guard_request)    # the API's size and origin checks, pages included
@@ -112,16 +113,12 @@ def partial(code: str) -> Response:
 
 
 @bp.post("/t/<code>/behind")
-def behind(code: str):
+@seated(bearer=False, first=guard.check)
+def behind(table, seat: int):
     """A seat's phone invites someone to sit behind it: the link and QR code to show them."""
-    from .table import qr_svg
-    guard.check()
-    table = tables_of(current_app).get(code)
-    seat = table.seat_of(request.cookies.get(cookie_name(table.code)))
     watcher, token = watchers.add(table, request.form.get("name") or
                                   f"{table.seat_name(seat)} +", seat)
-    base = current_app.config.get("PUBLIC_URL") or request.host_url
-    url = f"{base.rstrip('/')}/t/{table.code}/watch/{token}"
+    url = f"{join_url(table.code)}/watch/{token}"
     return render_template("table/_behind.html", url=url, qr_svg=Markup(qr_svg(url)))
 
 
@@ -129,21 +126,16 @@ def behind(code: str):
 def qr(code: str) -> Response:
     """The QR code of the watch link, as an image: the host's panel is also rendered for
     pushes, which have no request to know the server's address from."""
-    from .table import qr_svg
     table = tables_of(current_app).get(code)
-    base = current_app.config.get("PUBLIC_URL") or request.host_url
-    svg = qr_svg(f"{base.rstrip('/')}/t/{table.code}/watch")
+    svg = qr_svg(f"{join_url(table.code)}/watch")
     resp = make_response(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
     resp.mimetype = "image/svg+xml"
     return resp
 
 
 @bp.post("/t/<code>/watchers/<wid>/remove")
-def remove_page(code: str, wid: str):
+@seated(bearer=False, first=guard.check)
+def remove_page(table, seat: int, wid: str):
     """The host's Remove button: answered with the host's partial (htmx) or the page."""
-    from .table import _answer
-    guard.check()
-    table = tables_of(current_app).get(code)
-    seat = table.seat_of(request.cookies.get(cookie_name(table.code)))
     watchers.remove(table, wid, by=seat)
-    return _answer(table, table.view(seat, worded=False))
+    return answer(table, table.view(seat, worded=False))
