@@ -185,16 +185,11 @@ def test_taps_while_pushes_arrive_are_never_lost(server, phone):
         expect(phone.locator(f'#hand [data-card="{c}"]')).to_have_attribute("aria-pressed", "true" if on else "false")
 
 
-@pytest.mark.parametrize("phone", LAID, indirect=True, ids=["360x640"])
-def test_a_move_tapped_while_the_table_is_redrawn_is_sent(server, phone):
-    t = open_table(server, phone, "tongits", 4, 0)
-    v = t.view(0)["version"]
-    draw = phone.locator("#actions form.act[data-do=draw] button")
-    expect(draw).to_be_visible()
-    # The page redraws once as its socket connects: a button it replaced has no box.
+def press_across_a_redraw(phone, button) -> None:
+    """The finger goes down on `button`, the table is redrawn, the finger comes up."""
     box = None
-    for _ in range(100):
-        box = draw.bounding_box()
+    for _ in range(100):        # the page redraws once as its socket connects
+        box = button.bounding_box()
         if box:
             break
         phone.wait_for_timeout(50)
@@ -202,8 +197,34 @@ def test_a_move_tapped_while_the_table_is_redrawn_is_sent(server, phone):
     phone.mouse.down()
     assert phone.evaluate(SWAPPED)
     phone.mouse.up()
+
+
+@pytest.mark.parametrize("phone", LAID, indirect=True, ids=["360x640"])
+def test_a_move_tapped_while_the_table_is_redrawn_is_sent(server, phone):
+    t = open_table(server, phone, "tongits", 4, 0)
+    v = t.view(0)["version"]
+    draw = phone.locator("#actions form.act[data-do=draw] button")
+    expect(draw).to_be_visible()
+    press_across_a_redraw(phone, draw)
     wait_version(phone, v + 1)
     assert t.view(0)["version"] == v + 1
+
+
+@pytest.mark.parametrize("phone", LAID, indirect=True, ids=["360x640"])
+def test_hint_and_the_stock_tapped_while_the_table_is_redrawn_answer(server, phone):
+    t, tokens = tabletop.make(server.tables, server.decks, "tongits", ["Ana", "Ben", "Cy"],
+                              {"hints": True})
+    tabletop.fill(t, 4, 0)
+    phone.context.add_cookies([{"name": cookie_name(t.code), "value": tokens[0], "url": server.base}])
+    phone.goto(f"{server.base}/t/{t.code}")
+    wait_js(phone, "window.socket && window.socket.connected")
+    with phone.expect_response(lambda r: r.url.endswith("/hint")):
+        press_across_a_redraw(phone, phone.locator("[data-hint-ask]"))
+    expect(phone.locator("#hint-why")).to_be_visible()
+    v = t.view(0)["version"]
+    press_across_a_redraw(phone, phone.locator('[data-tap="draw"]'))
+    wait_version(phone, v + 1)
+    assert t.view(0)["version"] == v + 1 and "discard" in {a["do"] for a in t.view(0)["legal"]}
 
 
 # ---- wilds: readable, at their place, marked ----------------------------------------------

@@ -93,7 +93,8 @@ def test_no_hint_with_hints_off_or_out_of_turn(api, client, app):
 
 
 @pytest.mark.parametrize("game,players", [("tongits", 3), ("tonk", 3)])
-def test_review_moments_are_moves_played(api, client, game, players):
+def test_review_moments_are_moves_played(api, client, decks, game, players):
+    decks[1] = random.Random(f"{game}-review").sample(range(52), 52)   # no win on the deal
     code, tokens = seated(api, game, players, {})
     r = client.get(f"/api/tables/{code}/hands/1/review", headers=bearer(tokens[0]))
     assert r.status_code == 409

@@ -5,6 +5,7 @@ const root = () => $("#table");
 function formKey(f) {
   return ["do", "needs", "with", "onto", "face-down"].map((k) => f.getAttribute("data-" + k) || "").join("|");
 }
+const NAMED = ["data-hint-ask", "data-tap", "data-open", "data-more", "data-toggle"];
 export function focusKey(el) {
   if (!el || el === document.body || !root().contains(el)) return null;
   if (el.matches("#hand .pick")) return { card: el.getAttribute("data-card") };
@@ -14,6 +15,11 @@ export function focusKey(el) {
   if (el.matches("[data-sort-by]")) return { sel: '[data-sort-by="' + el.getAttribute("data-sort-by") + '"]' };
   const h = el.closest("form.host-form");
   if (h) return { sel: 'form.host-form[action="' + h.getAttribute("action") + '"] ' + el.tagName.toLowerCase() };
+  // Hint, a pile, a sheet's opener, Nudge, I'm back: named by what they do.
+  const mark = NAMED.find((a) => el.hasAttribute(a));
+  if (mark) return { sel: el.tagName.toLowerCase() + "[" + mark + '="' + CSS.escape(el.getAttribute(mark)) + '"]' };
+  const form = el.closest("form[action]");
+  if (form && form.querySelectorAll("button").length === 1) return { sel: 'form[action="' + CSS.escape(form.getAttribute("action")) + '"] button' };
   const d = el.closest("details[id]");
   if (d && el.matches("summary")) return { sel: "#" + d.id + " > summary" };
   if (el.id) return { sel: "#" + el.id };
