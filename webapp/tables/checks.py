@@ -48,12 +48,36 @@ def check_version(version) -> None:
         raise BadRequest("version: must be a whole number (the version of the view you acted on)")
 
 
+# The table's own options (tables/timer.py), beside the engine's.
+TURN_SECONDS = (15, 300)    # turn_seconds: 0 (off), or this range
+PACE_OPTIONS = {"turn_seconds": 0, "watchers": True}
+
+
+def take_options(given) -> tuple[dict, object]:
+    """(the table's pace options checked and filled in, the rest for the engine)."""
+    if not isinstance(given, dict):
+        return dict(PACE_OPTIONS), given
+    rest = {k: v for k, v in given.items() if k not in PACE_OPTIONS}
+    pace = dict(PACE_OPTIONS)
+    if "turn_seconds" in given:
+        s = given["turn_seconds"]
+        if not (isinstance(s, int) and not isinstance(s, bool)
+                and (s == 0 or TURN_SECONDS[0] <= s <= TURN_SECONDS[1])):
+            raise BadRequest(f"options.turn_seconds: 0 (no timer), or {TURN_SECONDS[0]} to "
+                             f"{TURN_SECONDS[1]} seconds")
+        pace["turn_seconds"] = s
+    if "watchers" in given:
+        if not isinstance(given["watchers"], bool):
+            raise BadRequest("options.watchers: true or false")
+        pace["watchers"] = given["watchers"]
+    return pace, rest
+
+
 def check_setup(game, players, options) -> tuple[int, dict]:
     """(players, resolved options) of a new table."""
     if not isinstance(game, str) or game not in engine.GAMES:
         raise BadRequest('game: must be "tongits" or "tonk"')
-    from .timer import take_options     # timer.py uses this module's request keys
-    pace, options = take_options(options)     # the table's own: timer.py
+    pace, options = take_options(options)
     try:
         given, rules = match.split_given(options)
         options = resolve(game, given) | rules

@@ -17,43 +17,17 @@ by hand.
 """
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timezone
 
 from .deck import with_stock
 from ..engine import cards as C
 from ..engine import game as engine
 from ..engine.melds import best_split
-from .errors import BadRequest
-from .checks import canonical, request_key
-
-log = logging.getLogger("baraha")
+from .checks import PACE_OPTIONS, canonical, request_key
 
 AUTO = "auto:"              # the request key of a move the server made for a seat
 MISSED_AWAY = 2             # turns in a row played for a seat before it is away
 OFFLINE_AWAY = 60.0         # seconds without a socket before a seat shows away
-SECONDS = (15, 300)         # turn_seconds: 0 (off), or this range
-PACE_OPTIONS = {"turn_seconds": 0, "watchers": True}
-
-
-def take_options(given) -> tuple[dict, object]:
-    """(the table's pace options checked and filled in, the rest for the engine)."""
-    if not isinstance(given, dict):
-        return dict(PACE_OPTIONS), given
-    rest = {k: v for k, v in given.items() if k not in PACE_OPTIONS}
-    pace = dict(PACE_OPTIONS)
-    if "turn_seconds" in given:
-        s = given["turn_seconds"]
-        if not (isinstance(s, int) and not isinstance(s, bool)
-                and (s == 0 or SECONDS[0] <= s <= SECONDS[1])):
-            raise BadRequest(f"options.turn_seconds: 0 (no timer), or {SECONDS[0]} to "
-                             f"{SECONDS[1]} seconds")
-        pace["turn_seconds"] = s
-    if "watchers" in given:
-        if not isinstance(given["watchers"], bool):
-            raise BadRequest("options.watchers: true or false")
-        pace["watchers"] = given["watchers"]
-    return pace, rest
 
 
 class Pace:
@@ -82,8 +56,9 @@ def acting(table) -> int | None:
     return table.hand.turn
 
 
-def arm(table) -> None:
-    """Start the timer of the seat that must act now, unless its turn already has one."""
+def arm(table, time_up) -> None:
+    """Start the timer of the seat that must act now, unless its turn already has one;
+    when it runs out, `time_up(table, key)` plays for it (turns.py)."""
     pace = table.pace
     seat = acting(table) if pace.seconds else None
     if seat is None:
@@ -95,24 +70,7 @@ def arm(table) -> None:
         return
     wait = table.scheduler.delay if away else pace.seconds
     pace.key, pace.deadline = key, table.scheduler.now() + wait
-    table.scheduler.after(wait, expire, table, key)
-
-
-def expire(table, key: tuple) -> None:
-    """The time of the turn `key` ran out: play the safe move for its seat."""
-    from . import turns
-    with table.lock:
-        if table.pace.key != key or acting(table) != key[2]:
-            return          # the seat acted, or the table moved on
-        try:
-            play_for(table, key[2])
-        except Exception:
-            log.exception("table %s: the timed-out turn of seat %d failed", table.code, key[2])
-            return
-        table.pace.key = None
-        turns.progress(table)
-        now = table.version
-    table._notify(now)
+    table.scheduler.after(wait, time_up, table, key)
 
 
 def play_for(table, seat: int) -> None:

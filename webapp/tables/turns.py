@@ -1,4 +1,5 @@
-"""Bots' turns: the scheduler that plays them after a delay, and what a bot plays."""
+"""Turns the server plays: a bot's (after the bot delay) and one whose time ran out
+(timer.py), on the scheduler's timers."""
 from __future__ import annotations
 
 import logging
@@ -46,7 +47,7 @@ def progress(table) -> None:
     """Deal when everyone is ready; let bots play (now, or after the bot delay); then start
     the turn timer of whoever must act (timer.py)."""
     _progress(table)
-    timer.arm(table)
+    timer.arm(table, time_up)
 
 
 def _progress(table) -> None:
@@ -98,6 +99,22 @@ def bot_turn(table, version: int) -> None:
         except Exception:
             log.exception("table %s: a bot's turn failed", table.code)
             return
+        progress(table)
+        now = table.version
+    table._notify(now)
+
+
+def time_up(table, key: tuple) -> None:
+    """The time of the turn `key` ran out: play the safe move for its seat (timer.py)."""
+    with table.lock:
+        if table.pace.key != key or timer.acting(table) != key[2]:
+            return          # the seat acted, or the table moved on
+        try:
+            timer.play_for(table, key[2])
+        except Exception:
+            log.exception("table %s: the timed-out turn of seat %d failed", table.code, key[2])
+            return
+        table.pace.key = None
         progress(table)
         now = table.version
     table._notify(now)
