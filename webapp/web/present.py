@@ -134,9 +134,7 @@ def name_of(view: dict, seat) -> str:
 
 def name_said(view: dict, seat) -> str:
     """A seat as a sentence names it: a bot marked as one ("Tala (bot)"), as Words does."""
-    name = name_of(view, seat)
-    player = next((p for p in view.get("players") or [] if p.get("seat") == seat), {})
-    return _translate()(W.CATALOG["bot_name"]).format(name=name) if player.get("bot") else name
+    return W.seat_name(W.said_names(view.get("players"), _translate()), seat, _translate())
 
 
 def words(view: dict) -> dict:

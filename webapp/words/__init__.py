@@ -33,6 +33,13 @@ def seat_name(names, seat: int | None, translate: Translate = english) -> str:
     return translate(CATALOG["seat"]).format(number=seat + 1)
 
 
+def said_names(players, translate: Translate = english) -> list:
+    """The seats' names as sentences say them: a bot's marked as one ("Tala (bot)")."""
+    bot = translate(CATALOG["bot_name"])
+    return [bot.format(name=p["name"]) if p.get("bot") and p.get("name") else p.get("name")
+            for p in players or []]
+
+
 def join(items: list[str], translate: Translate = english) -> str:
     """"A", "A and B", "A, B and C"."""
     if len(items) <= 1:
@@ -71,9 +78,7 @@ class Words:
         self.card = card or (lambda c: c)
         self._cards = cards or (lambda cs: " ".join(self.card(c) for c in cs))
         # A bot is never taken for a person: every sentence names it "Tala (bot)".
-        bot = self.t(CATALOG["bot_name"])
-        self.names = [bot.format(name=p["name"]) if p.get("bot") and p.get("name") else p.get("name")
-                      for p in view.get("players") or []]
+        self.names = said_names(view.get("players"), self.t)
         self._memo_prefix = (memo_key, self.game, viewer, tuple(self.names))
         over = view.get("result") is not None
         melded = {c for m in view.get("melds") or [] for c in m["cards"] or []}
