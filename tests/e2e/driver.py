@@ -83,6 +83,11 @@ def tap(page: Page, cards) -> None:
 def act(page: Page, a: dict) -> int:
     """One action by tapping; returns the version the actor's phone shows afterwards."""
     expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+    # A page just opened fetches its view again once its socket connects: act once that
+    # redraw is done, as a person would (the view is the same, the cards under the finger
+    # are new).
+    wait_js(page, "window.socket && window.socket.connected && "
+                  "!document.querySelector('#table[aria-busy=true]')")
     before = version(page)
     do = a["do"]
     if do == "take":

@@ -207,12 +207,17 @@ if (root) {
 /* ---- Socket.IO: a signal that version N exists; each phone fetches its own view ---- */
 function connect() {
   let busy = false, again = false;
+  // While the view is fetched the table says it is busy (screen readers wait for it).
   function resync() {
     if (busy) { again = true; return; }
     busy = true;
+    root.setAttribute("aria-busy", "true");
     window.htmx.ajax("GET", root.getAttribute("data-partial"), { target: "#table", swap: "innerHTML" })
       .catch(() => { /* the banner already says it */ })
-      .then(() => { busy = false; if (again) { again = false; resync(); } });
+      .then(() => {
+        busy = false;
+        if (again) { again = false; resync(); } else root.removeAttribute("aria-busy");
+      });
   }
   window.barahaResync = resync;
   if (!window.io) return;
