@@ -1,9 +1,12 @@
 """Watchers: a view with no seat, hand or moves; behind a seat, its hand too; never acting."""
 from __future__ import annotations
 
-from webapp.tables import tables_of
+import sqlite3
 
-from .conftest import bearer, card_texts
+from webapp.tables import tables_of
+from webapp.tables.store import Store
+
+from .conftest import Api, bearer, card_texts
 
 
 def watcher(api, code, name="Lola", status=201, headers=None, **body):
@@ -54,6 +57,42 @@ def test_watchers_off_at_most_twenty_and_the_host_removes_one(api):
     r = api.client.delete(f"/api/tables/{code}/watchers/{made[0]['id']}", headers=bearer(ana))
     assert r.status_code == 200 and len(r.json["watchers"]) == 19
     api.view(code, made[0]["token"], status=401)
+
+
+def test_a_restart_keeps_the_watchers_and_forgets_the_removed(make_app):
+    api = Api(make_app().test_client())
+    code = api.create("tonk", 2)
+    ana, ben = api.join(code, "Ana"), api.join(code, "Ben")
+    lola = watcher(api, code, "Lola")
+    mama = watcher(api, code, "Mama", headers=bearer(ana), behind=True)
+    gone = watcher(api, code, "Gone")
+    api.client.delete(f"/api/tables/{code}/watchers/{gone['id']}", headers=bearer(ana))
+    before = {w["token"]: api.view(code, w["token"]) for w in (lola, mama)}
+
+    again = Api(make_app().test_client())
+    for token, view in before.items():
+        assert again.view(code, token) == view
+    assert again.view(code, mama["token"])["hand"] == again.view(code, ana)["hand"]
+    again.view(code, gone["token"], status=401)
+    listed = again.client.get(f"/api/tables/{code}/watchers", headers=bearer(ben)).json
+    assert [(w["name"], w["behind"]) for w in listed["watchers"]] == [("Lola", None), ("Mama", 0)]
+
+
+def test_a_code_made_again_or_pruned_takes_no_watchers_along(tmp_path):
+    st = Store(str(tmp_path / "baraha.sqlite3"))
+    st.create_table("ABCD", "tonk", 2, {}, {}, 1.0)
+    st.add_watcher("ABCD", "w1", "Lola", "h1", None)
+    st.add_action("ABCD", 1, 0, None, {"do": "close"}, "r1", closed=2.0)
+    st.create_table("ABCD", "tonk", 2, {}, {}, 3.0)        # the closed table's code again
+    assert [t["watchers"] for t in st.load_all()] == [[]]
+    st.add_watcher("ABCD", "w2", "Ben", "h2", 1)
+    assert [t["watchers"] for t in st.load_all()] == [
+        [{"id": "w2", "name": "Ben", "token_hash": "h2", "behind": 1}]]
+    st.add_action("ABCD", 1, 0, None, {"do": "close"}, "r2", closed=4.0)
+    assert st.prune(before=5.0) == 2
+    st.close()
+    with sqlite3.connect(tmp_path / "baraha.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM watchers").fetchone() == (0,)
 
 
 def test_watchers_hear_changed_with_their_token(app, api, socket_client):

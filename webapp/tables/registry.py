@@ -8,7 +8,7 @@ import time
 
 from ..engine.errors import EngineError
 from .errors import NotFound, TooMany
-from . import journal, lifecycle, turns
+from . import journal, lifecycle, turns, watchers
 from .checks import check_bots, check_setup
 from .seats import TokenIndex
 from .table import Table
@@ -116,6 +116,7 @@ class Tables:
                 log.error("table %s: replay stopped at version %d: %s", rec["code"],
                           table.version + 1, type(e).__name__)
                 table.closed = True
+            watchers.restore(table, rec["watchers"])
             self._tables[table.code] = table
         for table in self._tables.values():
             with table.lock:

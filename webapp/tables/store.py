@@ -7,7 +7,11 @@ row (a deal: its deck order, dealer, match state and options) or an action row (
 action, "next", "close"). `load_all` returns each table with its rows in version order, and
 tables/journal.py replays them; the deck order is read here and nowhere else leaves the server.
 
-Only the sha256 of a seat's token is stored, never the token.
+Beside the log, `watchers` holds who watches each open table now (a row added when a
+watcher comes, deleted when the host removes it): not part of the story of a hand, so it
+moves no version, but a restart keeps them watching.
+
+Only the sha256 of a seat's or a watcher's token is stored, never the token.
 """
 from __future__ import annotations
 
@@ -62,6 +66,15 @@ CREATE TABLE IF NOT EXISTS actions (
     salt        TEXT,               -- a reshuffled stock's seal (tables/seal.py)
     at          REAL,               -- when it was played
     PRIMARY KEY (code, version)
+);
+CREATE TABLE IF NOT EXISTS watchers (
+    code       TEXT NOT NULL REFERENCES tables(code),
+    id         TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    token_hash TEXT NOT NULL,
+    behind     INTEGER,                 -- the seat it sits behind, or NULL
+    came       REAL NOT NULL,           -- the order they came in
+    PRIMARY KEY (code, id)
 );
 """
 
@@ -154,6 +167,7 @@ class Store:
         self._conn.execute("PRAGMA defer_foreign_keys = ON")     # children first, then parent
         for name in ("seats", "hands", "actions", "tables"):
             self._conn.execute(f"UPDATE {name} SET code = ? WHERE code = ?", (old, code))
+        self._conn.execute("DELETE FROM watchers WHERE code = ?", (code,))
 
     def add_seat(self, code: str, version: int, seat: int, name: str | None,
                  token_hash: str | None, bot: str | None) -> None:
@@ -180,6 +194,17 @@ class Store:
                 self._conn.execute("UPDATE tables SET closed = ? WHERE code = ?", (closed, code))
             self._touch(code)
 
+    def add_watcher(self, code: str, wid: str, name: str, token_hash: str,
+                    behind: int | None) -> None:
+        with self._lock, self._conn:
+            self._conn.execute("INSERT INTO watchers (code, id, name, token_hash, behind, came) "
+                               "VALUES (?, ?, ?, ?, ?, ?)",
+                               (code, wid, name, token_hash, behind, time.time()))
+
+    def remove_watcher(self, code: str, wid: str) -> None:
+        with self._lock, self._conn:
+            self._conn.execute("DELETE FROM watchers WHERE code = ? AND id = ?", (code, wid))
+
     def close_idle(self, before: float, now: float) -> int:
         """Mark closed every open table untouched since `before` (at start-up: they are not
         replayed). The log keeps no close row for them; `closed` says when."""
@@ -199,12 +224,13 @@ class Store:
                 if not codes:
                     return gone
                 marks = ",".join("?" * len(codes))
-                for name in ("seats", "hands", "actions", "tables"):
+                for name in ("watchers", "seats", "hands", "actions", "tables"):
                     self._conn.execute(f"DELETE FROM {name} WHERE code IN ({marks})", codes)
             gone += len(codes)
 
     def load_all(self) -> list[dict]:
-        """Every open table with its log: {"code", ..., "events": [(version, kind, data)]}.
+        """Every open table with its log and its watchers: {"code", ..., "events": [(version,
+        kind, data)], "watchers": [{"id", "name", "token_hash", "behind"}]}.
         Closed ones stay in the file as history and are not read: start-up does not grow
         with the history (the log's keys begin with the code)."""
         live = "code IN (SELECT code FROM tables WHERE closed IS NULL)"
@@ -213,7 +239,7 @@ class Store:
             tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2],
                              "options": json.loads(r[3]), "bots": json.loads(r[4]),
                              "created": r[5], "closed": r[6], "creator": r[7],
-                             "touched": r[8] or r[5], "events": []}
+                             "touched": r[8] or r[5], "events": [], "watchers": []}
                       for r in conn.execute("SELECT code, game, players, options, bots, "
                                             "created, closed, creator, touched FROM tables "
                                             "WHERE closed IS NULL ORDER BY created")}
@@ -234,6 +260,11 @@ class Store:
                 tables[code]["events"].append((version, "action", {
                     "hand_number": hand_number, "seat": seat, "action": json.loads(action),
                     "request": request, "salt": salt, "at": at}))
+            for code, wid, name, token_hash, behind in conn.execute(
+                    f"SELECT code, id, name, token_hash, behind FROM watchers WHERE {live} "
+                    f"ORDER BY came"):
+                tables[code]["watchers"].append({"id": wid, "name": name,
+                                                 "token_hash": token_hash, "behind": behind})
         for t in tables.values():
             t["events"].sort(key=lambda e: e[0])
         return list(tables.values())

@@ -53,9 +53,8 @@ class Table:
         self.match_number, self.match_from, self.match_over = 1, 1, False
         self.fresh_match = False            # "Play again" was sent: the next deal starts anew
         self.seals: dict[int, str] = {}     # event index -> a reshuffled stock's commitment
-        # In memory only: after a restart watchers open their link again, and the rest is
-        # asked again or made again.
         self.watchers: dict = {}            # watchers.py: id -> Watcher, in the order they came
+        # In memory only: after a restart these are asked again or made again.
         # claims.py: seat -> a pending claim's token hash, or None (its person asks a bot
         # for it back); and what the host said no to, until the asker is told (a claim's
         # token hash -> its seat, ("back", seat) -> True).

@@ -2,8 +2,8 @@
 moves), or sit behind one seat and also see its hand (a parent helping a child), never
 its moves. A watcher's view is made by engine/views.view_for like every other view.
 
-A watcher has its own token (only its hash is kept, in memory: watchers are not journaled,
-so after a restart a watcher opens the link again). Option `watchers` [on]; at most
+A watcher has its own token (only its hash is kept, in memory and in the store's
+`watchers`, so a restart keeps everyone watching). Option `watchers` [on]; at most
 MAX_WATCHERS a table. Only a seat's own token can place a watcher behind that seat; the
 host may remove any watcher.
 """
@@ -43,10 +43,18 @@ def add(table, name, behind: int | None = None) -> tuple[Watcher, str]:
             raise Conflict(f"table {table.code} already has {MAX_WATCHERS} watchers")
         token = new_token()
         wid = secrets.token_hex(4)
-        watcher = watching[wid] = Watcher(wid, name, hash_token(token), behind)
+        watcher = Watcher(wid, name, hash_token(token), behind)
+        table.store.add_watcher(table.code, wid, name, watcher.token_hash, behind)
+        watching[wid] = watcher
         version = table.version
     table._notify(version)      # the host's list of watchers
     return watcher, token
+
+
+def restore(table, rows: list[dict]) -> None:
+    """The watchers the store kept for `table` (at start-up)."""
+    for r in rows:
+        table.watchers[r["id"]] = Watcher(r["id"], r["name"], r["token_hash"], r["behind"])
 
 
 def find(table, token) -> Watcher | None:
@@ -69,8 +77,10 @@ def find_any(tables, token) -> tuple[object, Watcher] | None:
 def remove(table, wid, by: int | None) -> None:
     with table.lock:
         check_host(table, by)
-        if table.watchers.pop(wid, None) is None:
+        if table.watchers.get(wid) is None:
             raise NotFound("there is no such watcher at this table")
+        table.store.remove_watcher(table.code, wid)
+        del table.watchers[wid]
         version = table.version
     table._notify(version)
 
