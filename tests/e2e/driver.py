@@ -56,6 +56,7 @@ def create_table(page: Page, base: str, name: str, game: str, *, players: int | 
             field.fill(str(value))
     page.click("text=Create the table")
     expect(page.locator("#table")).to_be_visible()
+    page.wait_for_load_state()      # its scripts have run: a tap before would do nothing
     return page.locator("#table").get_attribute("data-code")
 
 
@@ -71,6 +72,7 @@ def join_here(page: Page, name: str, seat: int) -> None:
     page.check(f"input[name=seat][value='{seat}']")
     page.click("text=Sit down")
     expect(page.locator("#view")).to_have_attribute("data-seat", str(seat))
+    page.wait_for_load_state()
 
 
 def tap(page: Page, cards) -> None:

@@ -197,6 +197,32 @@ def test_a_move_whose_answer_is_lost_on_the_way_still_shows(server, ana):
     ana.unroute("**/act")
 
 
+@pytest.mark.parametrize("ana", SIZES[:1], indirect=True, ids=[f"{w}x{h}" for w, h in SIZES[:1]])
+def test_a_lost_answer_still_shows_when_a_push_redrew_the_table_meanwhile(server, ana):
+    # As above, and while the post is out another phone comes to the table: the push that
+    # says so redraws Ana's table (the same version), and the form she tapped is gone from
+    # the page before the post fails.
+    t = seven_thrown(server, ana)
+    wait_js(ana, "window.socket && window.socket.connected")
+    v = version(ana)
+    ana.evaluate("document.querySelector('form.act[data-do=draw]').dataset.tapped = 1")
+    lost = []
+
+    def lose(route):
+        t.connected(1, +1)              # Ben's phone comes: a push redraws the table
+        wait_js(ana, "!document.querySelector('form.act[data-tapped]')")
+        answer = route.fetch()          # the move is made
+        lost.append(answer.status)
+        route.abort("failed")           # and its answer is lost
+
+    ana.route("**/act", lose)
+    ana.locator('form.act[data-do="draw"] button').first.click()
+    wait_version(ana, v + 1)
+    assert lost == [200] and t.view(0)["version"] == v + 1
+    expect(ana.locator("#hand .pick")).to_have_count(13)
+    ana.unroute("**/act")
+
+
 @pytest.mark.parametrize("ana", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_one_tap_on_drop_asks_and_the_confirming_tap_drops(server, ana):
     doc = scenario("tonk-2p-drop.json")

@@ -22,6 +22,9 @@ document.body.addEventListener("htmx:beforeRequest", (e) => {
     if (d !== "draw" && d !== "take") clearFresh();
     $$("form.act button").forEach((b) => { b.disabled = true; });   // no double tap
     posting = true;
+    // Heard on the form itself: a push may take the form out of the page while its post
+    // is out, and htmx tells a post that got no answer only to its form.
+    elt.addEventListener("htmx:afterRequest", posted, { once: true });
   }
 });
 // The version our own tap's answer swapped in: its `changed` is not fetched again. The
@@ -94,21 +97,20 @@ function afterSwap() {
   if (res && b && !b.result) res.scrollIntoView({ block: "start", behavior: motion() ? "smooth" : "auto" });
   afterView(true);
 }
-document.body.addEventListener("htmx:afterRequest", (e) => {
-  const elt = e.detail.elt;
-  if (posting && elt && elt.matches && elt.matches("form.act")) {
-    posting = false;
-    const v = pending;
-    pending = null;
-    // Newer than what our answer showed (or the answer failed): fetch; else it was ours.
-    // No answer at all (the connection dropped, or the server failed): the move may have
-    // been made, and no push will bring it (the post named our socket), so fetch too.
-    const xhr = e.detail.xhr;
-    const lost = !e.detail.successful && (!xhr || xhr.status === 0 || xhr.status >= 500);
-    if ((lost || (v !== null && (v > version() || !e.detail.successful))) && window.barahaResync) {
-      window.barahaResync();
-    }
+function posted(e) {
+  posting = false;
+  const v = pending;
+  pending = null;
+  // Newer than what our answer showed (or the answer failed): fetch; else it was ours.
+  // No answer at all (the connection dropped, or the server failed): the move may have
+  // been made, and no push will bring it (the post named our socket), so fetch too.
+  const xhr = e.detail.xhr;
+  const lost = !e.detail.successful && (!xhr || xhr.status === 0 || xhr.status >= 500);
+  if ((lost || (v !== null && (v > version() || !e.detail.successful))) && window.barahaResync) {
+    window.barahaResync();
   }
+}
+document.body.addEventListener("htmx:afterRequest", () => {
   $$("form.act button").forEach((b) => { b.disabled = false; });
   keepSelection(selected());     // refused (nothing swapped): the selection stays for the next push
 });
