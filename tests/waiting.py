@@ -24,3 +24,25 @@ def wait_js(page, expression: str, arg=None, timeout: float = 30.0, every: float
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for: {expression}")
         page.wait_for_timeout(every * 1000)
+
+
+# Resolves once the table has not been redrawn for `ms` milliseconds.
+_STILL = """ms => new Promise(done => {
+  const table = document.getElementById("table");
+  const seen = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(end, ms); });
+  let timer = setTimeout(end, ms);
+  function end() { seen.disconnect(); done(true); }
+  seen.observe(table, { childList: true });
+})"""
+
+
+def settled(page, ms: int = 300) -> None:
+    """A page just opened is redrawn as its socket connects (it fetches its view again, and
+    the server pushes it when its phone shows as connected): wait until that is done, as a
+    person would before touching a card. Once a page: later pushes are the game's."""
+    if page.evaluate("window.settledOnce === true"):
+        return
+    wait_js(page, "window.socket && window.socket.connected && "
+                  "!document.querySelector('#table[aria-busy=true]')")
+    page.evaluate(_STILL, ms)
+    page.evaluate("window.settledOnce = true")

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
-from tests.waiting import wait_js
+from tests.waiting import settled, wait_js
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 ORDER = {s: i for i, s in enumerate("CDHS")}
@@ -85,11 +85,7 @@ def tap(page: Page, cards) -> None:
 def act(page: Page, a: dict) -> int:
     """One action by tapping; returns the version the actor's phone shows afterwards."""
     expect(page.locator("#view")).to_have_attribute("data-mine", "1")
-    # A page just opened fetches its view again once its socket connects: act once that
-    # redraw is done, as a person would (the view is the same, the cards under the finger
-    # are new).
-    wait_js(page, "window.socket && window.socket.connected && "
-                  "!document.querySelector('#table[aria-busy=true]')")
+    settled(page)
     before = version(page)
     do = a["do"]
     if do == "take":

@@ -13,7 +13,7 @@ from webapp.tables import tables_of
 from .driver import scenario, wait_version
 from .fit import phone_page
 from .test_fit import server, table  # noqa: F401 (the module's server fixture)
-from tests.waiting import wait_js
+from tests.waiting import settled, wait_js
 
 pytestmark = pytest.mark.e2e
 
@@ -60,8 +60,8 @@ def test_orders_keep_the_slots_at_the_end_and_arrange_puts_melds_first(server, a
 def test_cards_move_by_drag_and_by_keys_and_the_order_survives_a_push(server, ana):  # noqa: F811
     doc = scenario("tongits-challenge.json")
     t = table(server, ana, "tongits", doc["deal"]["deck"], doc["dealer"], doc["actions"][:4], mine=False)
+    settled(ana)
     ana.locator('[data-sort-by="suit"]').click()
-    wait_js(ana, "window.socket && window.socket.connected")
     first, third = order(ana)[0], order(ana)[2]
     a = ana.locator(f'#hand .pick[data-card="{first}"]').bounding_box()
     b = ana.locator(f'#hand .pick[data-card="{third}"]').bounding_box()
