@@ -262,7 +262,7 @@ class Store:
                     "request": request, "salt": salt, "at": at}))
             for code, wid, name, token_hash, behind in conn.execute(
                     f"SELECT code, id, name, token_hash, behind FROM watchers WHERE {live} "
-                    f"ORDER BY came"):
+                    f"ORDER BY came, rowid"):
                 tables[code]["watchers"].append({"id": wid, "name": name,
                                                  "token_hash": token_hash, "behind": behind})
         for t in tables.values():
