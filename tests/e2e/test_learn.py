@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from .test_ui import CHECK
+from tests.waiting import settled
 
 SHOTS = os.environ.get("BARAHA_SHOTS")      # a folder: save screenshots there to look at
 SIZES = [{"width": 360, "height": 640}, {"width": 320, "height": 568}]
@@ -97,6 +98,7 @@ def test_hints_on_the_table_then_the_review(browser, live_server, lang):
     if lang == "fil":       # the seat's choice (Settings' language cookie) words the hint
         ctx.add_cookies([{"name": "baraha-lang", "value": "fil", "url": base}])
         page.reload()
+    settled(page)
     moves = 0
     for _ in range(200):
         page.wait_for_function("() => document.querySelector('#result') || "
