@@ -206,47 +206,15 @@ def cache_probe(gap: float, n: int = 50) -> dict:
             "after_gap_us": round(statistics.median(cold) * 1e6, 1)}
 
 
-REGIONS = ("result", "opponent", "piles", "lanes", "hand", "moves", "host", "partial")
-
-
-def regions(app, table) -> dict:
-    """CPU ms of each kept region of seat 0's partial made afresh (webapp/web/regions.py:
-    the result, another player's box, the piles and the melds, which every seat sees alike;
-    the hand, the moves and the host's controls, the seat's own), and of the whole partial
-    made from its kept regions (`partial`: what every seat's render costs at each version)."""
-    from webapp.web import i18n
+def drawing(app, table) -> float:
+    """CPU ms of seat 0's whole partial drawn (webapp/web/partials.draw), as every seat's
+    is at each version, in a request of that phone's."""
     from webapp.tables import tables_of
-    from webapp.web import partials, present
+    from webapp.web import partials
     t = tables_of(app).get(table.code)
-    phone = partials.Reader("en", "suit", CSRF, "")
-    kept = app.extensions["baraha.fragments"]
-    region = app.jinja_env.globals["region"]
-    with app.test_request_context("/"):    # the regions build URLs
+    with app.test_request_context(f"/t/{t.code}/view", headers={"Cookie": f"baraha-csrf={CSRF}"}):
         view = t.view(0, worded=False)
-        other = view["players"][1]
-        values = {"result": dict(view=view), "opponent": dict(view=view, p=other, did=""),
-                  "piles": dict(view=view, shows={"draw": True, "take": True}),
-                  "lanes": dict(view=view, laid=present.laid_off(view)),
-                  "hand": dict(view=view, sort="suit"),
-                  "moves": dict(view=view, waiting_for=[], hole=True),
-                  "host": dict(view=view, waiting=False)}
-        out = {}
-        with i18n.speaking(i18n.catalog("en")):
-            for name, given in values.items():
-                shown = view["result"] if name == "result" else \
-                    view["host"] == 0 if name == "host" else True
-                if not shown:       # not on seat 0's screen now
-                    out[name] = 0.0
-                    continue
-                def made():
-                    kept["regions"].clear()
-                    region(name, **given)
-                out[name] = per_call(made, 10, 3)
-        def partial():
-            kept["partials"].clear()
-            partials.render(view, phone)
-        out["partial"] = per_call(partial, 10, 3)
-    return out
+        return per_call(lambda: partials.draw(t, view), 10, 3)
 
 
 def main(argv=None) -> int:
@@ -294,14 +262,13 @@ def main(argv=None) -> int:
                            "move_push": spaced(table.move, max(1, args.moves // 2), gap)}
         costs["cache_probe"] = cache_probe(gap)
         table.sockets = None
-        # Regions at ten moments of play (a hand's start and end look different), averaged.
+        # A partial drawn at ten moments of play (a hand's start and end look different).
         samples = []
         for _ in range(10):
             for _ in range(7):
                 table.move()
-            samples.append(regions(app, table))
-        costs["regions_mean"] = {k: round(statistics.mean(r[k] for r in samples), 3)
-                                 for k in REGIONS}
+            samples.append(drawing(app, table))
+        costs["partial_drawn_mean"] = round(statistics.mean(samples), 3)
         _, body = phone.partial()
         costs["move"] = total
         costs["partial_bytes_sent"] = len(body)

@@ -3,7 +3,7 @@
     python bench/evening.py [--tables 10] [--moves 2000] [--bots 0] [--every 250]
 
 bench/load.py weighs a table after 20 seconds of play. What the server keeps from one move
-to the next (kept HTML pieces and sentences, the best split of a hand) fills up over hours,
+to the next (the best split of a hand, the compiled templates) fills up over hours,
 so this plays for hours' worth of moves, in-process as bench/cost.py does (the app called
 as gunicorn would, each phone's view pushed over a Socket.IO test client): `--tables`
 tables of three phones (each table its own names, as at a real gathering) that take turns,
@@ -48,7 +48,7 @@ def fill(app) -> dict:
     """How many entries each kept map and cache holds now."""
     from webapp.engine import melds
     from webapp.web import present
-    out = {f"kept.{name}": len(kept) for name, kept in app.extensions["baraha.fragments"].items()}
+    out = {}
     for name, cache in (("melds.best", melds._best), ("melds.melds_in", melds._melds_in),
                         ("melds.runs", melds._runs), ("present.best_melds", present._best_melds)):
         out[name] = cache.cache_info().currsize

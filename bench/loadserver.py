@@ -102,8 +102,8 @@ class Server:
                 floor_app.capture(env[floor_app.PARTIAL])
                 if floor == "stock":
                     env[floor_app.STOCK] = "1"
-                code += ("import webapp, webapp.web.fragments as w, bench.floor as f\n"
-                         "webapp.create_app = f.make_app; w.warm = lambda app: None\n")
+                code += ("import webapp, bench.floor as f\n"
+                         "webapp.create_app = f.make_app\n")
             # main() reads sys.argv itself, as `baraha serve` does: it starts itself again
             # without glibc's per-thread caches (webapp/__main__.py), so memory compares.
             code += "from webapp.__main__ import main; sys.exit(main())"

@@ -77,11 +77,10 @@ def create_app(config: dict | None = None):
     from .tables import Tables
     from .tables.store import Store
     from .web import api, error_pages, evening, hands, headers, lang, learn, lessons, lobby, pwa, table, watch
-    from .web.fragments import LeanEnvironment
+    from .web.partials import phone, pushed
     from .web.i18n import init_i18n
 
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
-    app.jinja_environment = LeanEnvironment    # before anything makes app.jinja_env
     app.config.update(
         DATABASE=str(data_dir() / "baraha.sqlite3"),
         BOT_DELAY=1.2,
@@ -122,7 +121,7 @@ def create_app(config: dict | None = None):
         app.register_blueprint(blueprint)
     error_pages.install(app)
     headers.install(app)
-    init_realtime(app)
+    init_realtime(app, draw=pushed, drawn_for=phone)    # pushes draw as the pages do
     hosts.install(app)          # outermost: in front of Socket.IO too
     tables.load_all()
     if app.config["SWEEP_SECONDS"]:

@@ -40,12 +40,15 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     lola.fill("input[name=name]", "Lola")
     lola.click("button:has-text(\"Watch\")")
     table = lola.locator("#table")
-    expect(table.locator(".watch-player")).to_have_count(3)
-    expect(table.locator('.watch-player[data-seat="1"] .name')).to_have_text("Ben")
+    # The seats' own table: every player's box, the piles, the melds, whose turn it is.
+    expect(table.locator("#opponents [data-seat]")).to_have_count(3)
+    expect(table.locator('#opponents [data-seat="1"] .name')).to_have_text("Ben")
     expect(table.locator('[data-pile="stock"]')).to_be_visible()
-    expect(table.locator('[data-pile="discard"] .card')).to_be_visible()
-    expect(table.locator(".meld .card")).to_have_count(3)
-    expect(table.locator(".watch-turn")).to_contain_text("Waiting for Cy")
+    expect(table.locator('[data-pile="discard"] .card.top')).to_be_visible()
+    expect(table.locator("#board [data-meld] [data-card]")).to_have_count(3)
+    expect(table.locator("#board [data-meld] .card.red")).to_have_count(0)     # spades
+    expect(table.locator('[data-pile="discard"] .card.top.red')).to_have_count(1)   # K♥ is red
+    expect(table.locator("#turn-line")).to_contain_text("Cy's turn")
     expect(table.locator("#hand")).to_have_count(0)
     expect(table.locator("form")).to_have_count(0)
     expect(lola.locator("form.act")).to_have_count(0)
@@ -59,7 +62,7 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     # Cy moves: the watcher's page follows by itself.
     play([ana, ben, cy], doc["actions"][5:7], now=int(
         cy.locator("#view").get_attribute("data-version")))
-    expect(table.locator(".watch-turn")).to_contain_text("Waiting for Ana")
+    expect(table.locator("#turn-line")).to_contain_text("Ana's turn")
 
     # Ben's phone alone invites someone behind it: a link and a QR code.
     expect(ana.locator("[data-open=sit-behind-sheet]")).to_have_count(1)
@@ -77,8 +80,8 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     mama.goto(link)
     expect(mama.locator(".watching")).to_contain_text("behind Ben")
     bens = ben.locator("#hand .pick").evaluate_all("es => es.map(e => e.dataset.card)")
-    expect(mama.locator("#hand .card")).to_have_count(len(bens))
-    assert set(mama.locator("#hand .card").evaluate_all(
+    expect(mama.locator("#hand [data-card]")).to_have_count(len(bens))
+    assert set(mama.locator("#hand [data-card]").evaluate_all(
         "es => es.map(e => e.dataset.card)")) == set(bens)
     expect(mama.locator("form.act")).to_have_count(0)
     fits(mama)

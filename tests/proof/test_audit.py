@@ -932,7 +932,7 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path, monkeypatch):
         monkeypatch.setattr(webapp.web.present, "story", leaky_story)
         kinds = ("web", "web", "bot")
     else:
-        def leaky_notify(code, version):
+        def leaky_notify(code, version, skip=None):
             hand = tables.get(code).hand
             extra = {"hint": text(hand.stock[-1])} if hand is not None else {}
             socketio.emit("changed", {"version": version, **extra}, to=code)

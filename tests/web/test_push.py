@@ -196,3 +196,35 @@ def test_a_page_move_and_its_pushes_word_no_json_log(app, api, socket_client, mo
     assert view["log"] and worded == [me]
     again = seats[me][0].get(f"/t/{code}/view", headers=HX)
     assert r.get_data(as_text=True) == again.get_data(as_text=True)
+
+
+def test_a_push_that_cannot_be_drawn_is_logged_and_its_phone_told_to_fetch(app, api,
+                                                                           socket_client,
+                                                                           monkeypatch, caplog):
+    import webapp.web.partials as partials
+    code = api.create("tongits")
+    seats = browsers(app, api, code)
+    socks = [socket_client(flask_test_client=b, auth={"code": code, "want": "partial",
+                                                      "changed": False}) for b, _ in seats]
+    for sc in socks:
+        sc.get_received()
+    real = partials.draw
+    broken = {"seat": (mover(api, code, seats) + 1) % 3}
+
+    def draw(table, view, watcher=None):
+        if view["seat"] == broken["seat"]:
+            raise RuntimeError("a template that cannot be drawn")
+        return real(table, view, watcher)
+    monkeypatch.setattr(partials, "draw", draw)
+    before = api.view(code, seats[0][1])["version"]
+    move(api, code, [t for _, t in seats])
+    for seat, sc in enumerate(socks):
+        got = sc.get_received()
+        if seat == broken["seat"]:
+            # No `view`, but `changed` with the new version: the page fetches it itself.
+            assert [m["name"] for m in got] == ["changed"]
+            assert got[0]["args"][0]["version"] > before
+        else:
+            assert any(m["name"] == "view" for m in got)
+    assert any("push to seat %d failed" % broken["seat"] in r.getMessage() for r in caplog.records)
+

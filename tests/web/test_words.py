@@ -121,9 +121,7 @@ def test_a_second_language_is_a_catalog_not_code():
         "Nagtapon si Cy ng K♦", "Nagtapon ka ng Q♠"]
 
 
-def test_the_last_events_alone_give_the_tail_of_the_story_and_kept_sentences_the_same_words():
-    from webapp.words.kept import Kept
-
+def test_the_last_events_alone_give_the_tail_of_the_story():
     # A Draw over a seat that never opened (an automatic fold), the stock's last card, an
     # ending: the tail of the whole story, whatever the cut.
     events = [{"do": "deal", "dealer": 0}, {"seat": 0, "do": "draw"},
@@ -138,11 +136,6 @@ def test_the_last_events_alone_give_the_tail_of_the_story_and_kept_sentences_the
     for last in range(len(events) + 2):
         tail = Words(v, viewer=0).lines(last)
         assert len(tail) >= min(last, len(events)) and whole[-len(tail):] == tail, last
-    memo = Kept(100)
-    assert Words(v, viewer=0, memo=memo, memo_key="k").lines() == whole
-    assert Words(v, viewer=0, memo=memo, memo_key="k").lines() == whole and memo.hits
-    # Another reader, another language or another card style never reads these sentences.
-    assert Words(v, viewer=1, memo=memo, memo_key="k").lines() == Words(v, viewer=1).lines()
 
 
 def test_a_hit_that_takes_back_a_wild_says_which_wild_went_to_whom():

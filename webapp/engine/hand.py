@@ -47,8 +47,6 @@ class Event:
     drawer only; take: the discard taken, seen by all)."""
     action: Action | None = None
     card: int | None = None
-    # views.events_for's dicts of how the actor (True) and the others (False) see it
-    shown: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def seat(self) -> int | None:

@@ -173,25 +173,18 @@ def _sent(action: dict) -> dict:
 
 def events_for(hand: Hand, seat: int | None, versions=(), seals=None, auto=frozenset()) -> list[dict]:
     """The hand's events as `seat` may know them, each with its version when known.
-
-    An event never changes, and is seen one way by its actor and one way by the others:
-    each way is made once, and every later view holds that same dict (read it, never
-    change it), so a reader's story can be worded once per event (webapp/words). `seals`:
-    the commitment each reshuffling draw carries (event index -> hex); `auto`: the versions
-    of the moves the server made for a seat (the turn timer)."""
+    `seals`: the commitment each reshuffling draw carries (event index -> hex); `auto`: the
+    versions of the moves the server made for a seat (the turn timer)."""
     out = []
     for i, e in enumerate(hand.events):
-        key = (e.seat == seat, versions[i] if i < len(versions) else None)
-        shown = e.shown.get(key)
-        if shown is None:
-            shown = event_for(e, seat, hand.dealer)
-            if key[1] is not None:
-                shown["version"] = key[1]
-                if key[1] in auto:      # decided as the move is made, before any view
-                    shown["auto"] = True
-            if seals and i in seals:        # a reshuffled stock's seal, for every seat
-                shown["commitment"] = seals[i]
-            e.shown[key] = shown
+        shown = event_for(e, seat, hand.dealer)
+        version = versions[i] if i < len(versions) else None
+        if version is not None:
+            shown["version"] = version
+            if version in auto:      # decided as the move is made, before any view
+                shown["auto"] = True
+        if seals and i in seals:        # a reshuffled stock's seal, for every seat
+            shown["commitment"] = seals[i]
         out.append(shown)
     return out
 

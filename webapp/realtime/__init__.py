@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from typing import NamedTuple
 
-from flask import current_app, has_request_context, request
+from flask import current_app, request
 from flask_socketio import SocketIO, join_room
 
 from ..server.hosts import same_origin
@@ -29,7 +29,12 @@ _sockets: dict[str, tuple[object, int]] = {}    # sid -> (Table, seat)
 _lock = threading.Lock()
 
 
-def init_realtime(app) -> None:
+def init_realtime(app, draw, drawn_for) -> None:
+    """`draw(app, code, seat, phone) -> (version, html)`: a seat's partial for a phone's
+    handshake (webapp/web/partials.pushed), pushed to the connections that ask for it;
+    `drawn_for()`: what a drawing reads of the phone of this request (partials.phone),
+    to know a mover's answer from its push."""
+    app.extensions["baraha.realtime"] = (draw, drawn_for)
     # Only the page's own origin may connect, and only by one of our names (webapp/server/hosts.py:
     # the same test as every request's Host). async_mode is explicit: simple-websocket on
     # threads.
@@ -58,43 +63,58 @@ def _socket_for_websockets_only(inner):
     return app
 
 
-def notify(code: str, version: int) -> None:
+def notify(code: str, version: int, skip=None) -> None:
+    """Table `code` is at `version` now (or changed beside its moves: who is connected,
+    away, watchers, seat requests): `changed` to its room, and each connection that asked
+    for its partial is pushed it. `skip`: (sid, seat, phone) of the mover's post, answered
+    with its partial: that connection is not pushed the same partial again, if it is that
+    seat's and its handshake was the same phone (what a drawing reads of it)."""
     with _lock:
         conns = list(_wanting.get(code, {}).items())
-    # Not to a page that said `changed: false`: its `view` says the same, and each frame
-    # costs the server a wake-up of that socket's thread and a deflate.
+    # Not to a page that said `changed: false`: its `view` says the same.
     quiet = [sid for sid, w in conns if w.quiet]
     socketio.emit("changed", {"version": version}, to=code, skip_sid=quiet or None)
-    if conns:
-        _push(code, conns)      # the connections that asked for their partial
+    if skip is not None:
+        seat = skip[1]
+        conns = [(s, w) for s, w in conns if (s, w.seat, w.drawn_for) != tuple(skip)]
+        # The others first: each render takes a few milliseconds they would wait for.
+        conns.sort(key=lambda c: c[1].seat == seat)
+    for sid, w in conns:
+        _push(code, version, sid, w)
 
 
 # ---- the push (docs/API.md, `want: "partial"`) -----------------------------------------
-# A connection that asked for it is remembered with the phone its handshake came from (what
-# its partial is made for: app.extensions["baraha.reader"], webapp/web/partials.reader);
-# after each change it gets `view` {version, html}, its seat's partial, made by the web
-# layer (app.extensions["baraha.pushed"]: webapp/web/partials.pushed), sent to its sid only.
+# A connection that asked for it is remembered with its handshake (the phone: its cookies,
+# language and address, as a WSGI environ); after each change it gets `view` {version,
+# html}, its seat's partial drawn by the function create_app handed to init_realtime.
 
 
 class Wanting(NamedTuple):
-    """A connection that asked for its partial: the app and seat it is pushed from, the
-    phone its partial is made for (as its handshake said), whether it said `changed: false`."""
+    """A connection that asked for its partial: the app and seat it is pushed from, its
+    handshake (what its partial is drawn for: the environ, and what a drawing reads of
+    it), whether it said `changed: false`."""
     app: object
     seat: int
-    phone: object
+    phone: dict
+    drawn_for: tuple
     quiet: bool
 
 
 _wanting: dict[str, dict[str, Wanting]] = {}     # code -> sid -> Wanting
-ANSWERED = "X-Baraha-Socket"    # a POST's header: the socket of the phone that sent it
+
+# What a drawing reads of a handshake: its cookies, language and address.
+PHONE_KEYS = ("HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "HTTP_HOST", "HTTP_USER_AGENT",
+              "SCRIPT_NAME", "SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL", "REMOTE_ADDR",
+              "wsgi.url_scheme", "wsgi.version", "wsgi.errors", "wsgi.multithread",
+              "wsgi.multiprocess", "wsgi.run_once")
 
 
 def _want(code: str, seat: int, sid: str, quiet: bool) -> None:
-    reader = current_app.extensions.get("baraha.reader")    # the web layer's (no pages: none)
-    phone = reader() if reader is not None else None
+    phone = {k: request.environ[k] for k in PHONE_KEYS if k in request.environ}
+    _, drawn_for = current_app.extensions["baraha.realtime"]
     with _lock:
         _wanting.setdefault(code, {})[sid] = Wanting(current_app._get_current_object(), seat,
-                                                     phone, quiet)
+                                                     phone, drawn_for(), quiet)
 
 
 def _gone(code: str, sid: str) -> None:
@@ -106,54 +126,16 @@ def _gone(code: str, sid: str) -> None:
                 del _wanting[code]
 
 
-def _push(code: str, conns: list[tuple[str, Wanting]]) -> None:
-    # The others first: the player who just moved has the answer to its own tap already,
-    # and each render takes a few milliseconds that the others would wait for.
-    mover = _last_mover(conns[0][1].app, code)
-    conns.sort(key=lambda c: c[1].seat == mover)
-    answered = _answered(conns)
-    for sid, w in conns:
-        if sid == answered:     # the phone that posted: its answer is this very partial
-            continue
-        made = w.app.extensions.get("baraha.pushed")
-        if made is None:
-            continue
-        try:
-            html, version = made(w.app, code, w.seat, w.phone)
-        except Exception:       # a push that fails must not undo the move; the phone resyncs
-            w.app.logger.exception("table %s: push to seat %s failed", code, w.seat)
-            continue
-        socketio.emit("view", {"version": version, "html": html}, to=sid)
-
-
-_ANSWERING = "baraha.answering_with_partial"
-
-
-def answering_with_partial(seat: int, phone) -> None:
-    """The post being handled will be answered with the partial of `seat` made for `phone`
-    (the page's moves: webapp/web/table.py `act`), so the socket it names needs no push of
-    that version when it is the same seat and phone."""
-    request.environ[_ANSWERING] = (seat, phone)
-
-
-def _answered(conns) -> str | None:
-    """The connection of the phone whose post is being answered with its partial, if that
-    answer is the very HTML its push would carry (the same seat, made for the same phone
-    as its handshake): the page names its socket in the post's X-Baraha-Socket."""
-    answering = request.environ.get(_ANSWERING) if has_request_context() else None
-    sid = request.headers.get(ANSWERED) if answering else None
-    found = next((w for s, w in conns if s == sid), None) if sid else None
-    if found is None or (found.seat, found.phone) != answering:
-        return None
-    return sid
-
-
-def _last_mover(app, code: str) -> int | None:
+def _push(code: str, version: int, sid: str, w: Wanting) -> None:
+    draw, _ = w.app.extensions["baraha.realtime"]
     try:
-        hand = tables_of(app).get(code).hand
-    except Exception:       # the table is gone: nothing to order
-        return None
-    return hand.events[-1].seat if hand is not None and hand.events else None
+        version, html = draw(w.app, code, w.seat, w.phone)
+    except Exception:       # a push that fails must not undo the move: the phone fetches
+        w.app.logger.exception("table %s: push to seat %s failed; told to fetch", code, w.seat)
+        if w.quiet:     # the others heard `changed` with the room already
+            socketio.emit("changed", {"version": version}, to=sid)
+        return
+    socketio.emit("view", {"version": version, "html": html}, to=sid)
 
 
 def seat_room(code: str, seat: int) -> str:

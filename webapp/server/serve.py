@@ -145,8 +145,9 @@ def settle(app) -> None:
     pay for it), everything start-up made set aside from the garbage collector's full
     passes (gc.freeze: it is never garbage, and a full pass through it took 50-60 ms, a
     stall for whoever moved at that moment), and full passes made rare (FULL_AFTER)."""
-    from ..web import fragments
-    fragments.warm(app)
+    env = app.jinja_env
+    for name in env.list_templates(filter_func=lambda n: n.endswith(".html")):
+        env.get_template(name)
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()

@@ -32,7 +32,7 @@ class Tables:
         self.store = store
         self.per_client = per_client        # live tables one client address may have made
         self.idle, self.linger, self.history = idle, linger, history    # seconds
-        self.notify = notify or (lambda code, version: None)
+        self.notify = notify or (lambda code, version, skip=None: None)
         self.scheduler = scheduler or turns.Scheduler(bot_delay)
         self.deck_source = deck_source
         self.max_tables = max_tables

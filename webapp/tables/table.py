@@ -62,7 +62,6 @@ class Table:
         self.seat_refusals: dict = {}
         self.finished: dict[int, dict] = {}     # history.py: hand number -> its summary
         self.reviews: dict = {}             # (hand number, seat) -> its review (web/learn.py)
-        self.views: dict = {}               # _view: this version's views, by seat and state
 
     # ---- seats ----------------------------------------------------------------------
 
@@ -143,7 +142,9 @@ class Table:
 
     # ---- actions --------------------------------------------------------------------
 
-    def act(self, seat: int, version, action, worded: bool = True) -> dict:
+    def act(self, seat: int, version, action, worded: bool = True, skip=None) -> dict:
+        """`skip`: a connection of the mover's that has this move's view as its answer,
+        handed to `notify` as it is (the web layer's: webapp/realtime/ needs no push there)."""
         check_version(version)
         parsed, canon = parse_action(seat, action, self.players)
         with self.lock:
@@ -172,7 +173,7 @@ class Table:
             self._commit("action", self._action_row(seat, canon, key), hand)
             turns.progress(self)
             view, now = self._view(seat, worded=worded), self.version
-        self._notify(now)
+        self._notify(now, skip)
         return view
 
     def _action_row(self, seat: int | None, canon: dict, key: str | None = None) -> dict:
@@ -185,9 +186,9 @@ class Table:
         self.touched = time.time()
         journal.apply(self, version, kind, data, hand)
 
-    def _notify(self, version: int) -> None:
+    def _notify(self, version: int, skip=None) -> None:
         try:
-            self.notify(self.code, version)
+            self.notify(self.code, version, skip=skip)
         except Exception:       # a push that fails must not undo an accepted action
             log.exception("table %s: notify failed", self.code)
 
@@ -200,19 +201,7 @@ class Table:
 
     def _view(self, seat: int | None, acting: bool = False, worded: bool = True,
               watcher: bool = False) -> dict:
-        # A view is a function of the version, the seat and who is connected ("away"):
-        # one move asks for each seat's several times (the answer, the pushes, the GETs).
-        # Kept for the current version only; callers read views, never change them.
-        online = tuple(st.sockets > 0 for st in self.seats)
-        away = tuple(timer.away(self, s) for s in range(self.players))
-        key = (self.version, seat, acting, worded, online, away, self.pace.deadline, watcher)
-        kept = self.views
-        view = kept.get(key)
-        if view is None:
-            if kept and next(iter(kept))[0] != self.version:
-                kept.clear()
-            view = kept[key] = table_view(self, seat, acting, worded, watcher)
-        return view
+        return table_view(self, seat, acting, worded, watcher)
 
     def chips(self) -> list[int]:
         """The running ledger: every hand's net so far, this hand's antes included."""

@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import hashlib
 import io
+from pathlib import Path
+
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
-from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import current_app, g, has_app_context, has_request_context, request
+from flask import current_app, g, has_request_context, request
 from flask_babel import Babel, Domain, get_locale
-from markupsafe import Markup, escape
 
 COOKIE = "baraha-lang"
 LOCALES = ("en", "fil")              # what the picker offers; "en" needs no catalog
@@ -66,7 +65,7 @@ class Catalogs(Domain):
     def __init__(self, catalogs: dict[str, Translations]):
         super().__init__(domain=DOMAIN)
         self.catalogs = catalogs
-        self.english = NullTranslations()   # one object: kept HTML is keyed by it
+        self.english = NullTranslations()
 
     def get_translations(self):
         locale = get_locale()
@@ -111,39 +110,14 @@ def here() -> str:
     return ref[len(host):] if ref.startswith(host + "/") else "/"
 
 
-_NULL = NullTranslations()
-_SPEAKING: ContextVar = ContextVar("baraha_speaking", default=None)
-
-
-@contextmanager
-def speaking(catalog):
-    """Within it, current() is `catalog` at once: a render asks for a few hundred words."""
-    token = _SPEAKING.set(catalog)
-    try:
-        yield catalog
-    finally:
-        _SPEAKING.reset(token)
-
-
-def catalog(locale: str) -> NullTranslations:
-    """The app's catalog for `locale` (English: none, the words as written); needs an app
-    context, not a request."""
-    catalogs = current_app.extensions.get("baraha.catalogs") if has_app_context() else None
-    if catalogs is None:
-        return _NULL
-    found = catalogs.catalogs.get(locale)
-    return found if found is not None else catalogs.english
-
-
 def current() -> NullTranslations:
-    """This context's catalog. A partial asks for about 200 words, and Flask-Babel finds the
-    catalog again for each (about 25 us a word, more than the rest of the rendering), so it
-    is found once per request and locale (force_locale gives another locale, so another
-    catalog) and kept in `g`; a render names it once for all its words (speaking)."""
-    found = _SPEAKING.get()
+    """This request's catalog (English outside a request). Flask-Babel finds it again for
+    each word, and a table's partial asks for a few hundred: it is found once per request
+    and locale (force_locale gives another locale, so another catalog) and kept in `g`."""
+    found = _DRAWING.get()
     if found is not None:
         return found
-    if not has_request_context():       # no request: English
+    if not has_request_context():
         return _NULL
     locale = get_locale()
     kept = g.get("baraha_catalog")
@@ -154,16 +128,23 @@ def current() -> NullTranslations:
     return found
 
 
-def current_key() -> int:
-    """This context's catalog as a number, for the keys of kept HTML and sentences. A tuple of
-    numbers and strings is set aside by the garbage collector; one that holds the catalog
-    object is walked at every collection, and there are thousands. A catalog lives as long
-    as its app, as do the pieces keyed by it, so its number names it alone."""
-    return id(current())
+_NULL = NullTranslations()
+_DRAWING: ContextVar = ContextVar("baraha_drawing", default=None)
+
+
+@contextmanager
+def one_catalog():
+    """Within it, current() is this request's catalog at once: a table's drawing asks for a
+    few hundred words, each of which would find the locale again."""
+    token = _DRAWING.set(current())
+    try:
+        yield
+    finally:
+        _DRAWING.reset(token)
 
 
 def translate(template: str) -> str:
-    """webapp/words' hook: a catalog template in this context's language (words are
+    """webapp/words' hook: a catalog template in this request's language (words are
     formatted with str.format after, so no %-formatting here). Outside a request: English."""
     return current().gettext(template) if template else template
 
@@ -173,41 +154,10 @@ def translate_plural(singular: str, plural: str, n: int) -> str:
     return current().ngettext(singular, plural, n)
 
 
-_AS_IS = (int, float, Markup)      # what a value is put in as: numbers, and markup already
-
-
-def _fill(template: str, values: dict) -> Markup:
-    """Markup(template) % values, as markupsafe makes it (each value escaped unless it is a
-    number or Markup already), in one step: markupsafe wraps each value in a helper object."""
-    return str.__new__(Markup, template % {k: v if type(v) in _AS_IS else escape(v)
-                                           for k, v in values.items()})
-
-
-@lru_cache(maxsize=4096)
-def _marked(catalog, words: str) -> Markup:
-    return _fill(catalog.gettext(words) if words else words, {})
-
-
-def template_gettext(words: str, **values) -> Markup:
-    """The templates' _(): what Jinja's newstyle gettext gives in an HTML template (the
-    translation as markup, %-formatted with the values escaped), without its three
-    context-passing calls (about 20 us a word; a partial has about twenty). Words without
-    values are kept per catalog."""
-    if values:
-        return _fill(translate(words), values)
-    return _marked(current(), words)
-
-
-def template_pgettext(context: str, words: str, **values) -> Markup:
-    """The templates' pgettext(): one English word that two places translate apart (the
-    Hands panel's rounds played, a hand's cards)."""
-    return _fill(current().pgettext(context, words), values)
-
-
-def template_ngettext(singular: str, plural: str, n: int, **values) -> Markup:
-    """The templates' ngettext(), as template_gettext: `num` is the number unless given."""
-    values.setdefault("num", n)
-    return _fill(translate_plural(singular, plural, n), values)
+def translate_context(context: str, words: str) -> str:
+    """pgettext: one English word that two places translate apart (the Hands panel's
+    rounds played, a hand's cards)."""
+    return current().pgettext(context, words)
 
 
 def init_i18n(app) -> None:
@@ -215,13 +165,10 @@ def init_i18n(app) -> None:
     app.config["TRANSLATIONS_DIR"] = str(directory)
     babel = Babel(app, locale_selector=select_locale, default_domain=DOMAIN)
     babel.domain_instance = app.extensions["baraha.catalogs"] = Catalogs(load_catalogs(directory))
-    # Newstyle gettext (values as keywords) through the kept catalog (see current()); then
-    # the plain template_gettext in place of Jinja's context-passing wrappers: every
-    # template with words is HTML (autoescaped), so they give the same.
+    # Jinja's newstyle gettext (values as keywords, escaped, %-formatted) over the
+    # request's catalog (current()).
     app.jinja_env.install_gettext_callables(gettext=translate, ngettext=translate_plural,
-                                            newstyle=True)
-    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext,
-                                 ngettext=template_ngettext, pgettext=template_pgettext)
+                                            pgettext=translate_context, newstyle=True)
     app.jinja_env.globals.update(page_lang=page_lang, lang_here=here, LOCALES=LOCALES,
                                  lang_cookie=lambda: known(request.cookies.get(COOKIE)))
     # webapp/words reads its sentences through this (webapp/web/present.py); the JSON

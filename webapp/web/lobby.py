@@ -13,7 +13,7 @@ from ..tables.errors import WebError
 from .seats import cookie_name, seat_tokens
 from ..tables import BOT_LEVELS, tables_of
 from ..tables.match import OPTIONS as MATCH, TABLE_OPTIONS
-from . import fragments, guard, present
+from . import guard, present
 
 bp = Blueprint("lobby", __name__)
 
@@ -126,7 +126,6 @@ def read_pace(form) -> dict:
 @bp.record_once
 def _setup(state) -> None:
     guard.install(state.app)
-    fragments.install(state.app)
     present.install(state.app)
 
 

@@ -12,12 +12,10 @@ from functools import lru_cache
 
 from flask import current_app, has_app_context
 
-from . import i18n
 from .. import words as W
 from ..engine.cards import parse
 from ..engine.melds import extensions
 from ..engine.spreads import WILDS
-from ..words.kept import Kept
 from ..words import settlement as S
 
 SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
@@ -104,25 +102,9 @@ def _translate():
 
 
 def _words(view: dict, spoken: bool = False) -> W.Words:
-    """The reader's words: its own seat is "You"; cards as labels, or names when spoken.
-    Sentences are kept per language (webapp/web/fragments.py), made once per event, and
-    each reader's story from one version to the next ("told"); one Words per view, style
-    and language serves every render of that view (a partial asks for ten)."""
-    language = i18n.current_key()
-    key = (id(view), spoken, language)
-    found = _WORDS.get(key)
-    if found is not None and found.view is view:     # it holds the view: its id is not reused
-        return found
-    kept = current_app.extensions["baraha.fragments"] if has_app_context() else {}
-    memo, told = kept.get("lines"), kept.get("told")
+    """The reader's words: its own seat is "You"; cards as labels, or names when spoken."""
     card, cards = (card_name, cards_spoken) if spoken else (card_label, cards_label)
-    words = W.Words(view, viewer=view.get("seat"), card=card, cards=cards, translate=_translate(),
-                    memo=memo, memo_key=(language, spoken), told=told)
-    _WORDS.put(key, words)
-    return words
-
-
-_WORDS = Kept(48)       # the Words of the views being rendered (each holds its view)
+    return W.Words(view, viewer=view.get("seat"), card=card, cards=cards, translate=_translate())
 
 
 def name_of(view: dict, seat) -> str:
@@ -138,14 +120,8 @@ def name_said(view: dict, seat) -> str:
 
 
 def words(view: dict) -> dict:
-    """The game's own words for buttons and labels (Tonk: spread, hit, book): made once per
-    game and language (read them, never change them)."""
-    return _vocabulary(view.get("game"), i18n.current(), _translate())
-
-
-@lru_cache(maxsize=64)
-def _vocabulary(game, catalog, translate) -> dict:
-    return W.vocabulary(game, translate)
+    """The game's own words for buttons and labels (Tonk: spread, hit, book)."""
+    return W.vocabulary(view.get("game"), _translate())
 
 
 def story(view: dict) -> list[str]:
@@ -397,7 +373,6 @@ def meld_by_key(view: dict) -> dict:
 def install(app) -> None:
     if app.jinja_env.globals.get("_baraha_present"):
         return
-    # The story's words (Told) come to _table.html ready made: webapp/web/partials.py.
     app.jinja_env.globals.update(
         _baraha_present=True, card=card, name_of=name_of, name_said=name_said, words=words, plan=plan,
         action_json=action_json, result_words=result_words, draw_called=draw_called,

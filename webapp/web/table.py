@@ -16,20 +16,20 @@ import segno
 from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
                    request, url_for)
 from flask_babel import gettext as _, lazy_gettext as _l
-from markupsafe import Markup
 
-from ..realtime import answering_with_partial, nudge as push_nudge
+from ..realtime import nudge as push_nudge
 from ..server.pace import pace_of, per_seconds
 from ..tables import claims, tables_of
 from ..tables.errors import BadRequest, Stale, Unauthorized, WebError
 from ..tables.language import TABLE_ACTIONS
-from . import fragments, guard, partials, present
+from . import guard, partials, present
 from .lobby import GAMES, rules_for, set_seat_cookie
 from .seats import seat_token, seated
 
 bp = Blueprint("table", __name__, url_prefix="/t")
 
 NUDGE_EVERY = per_seconds(1, 20)    # at most one nudge per player in 20 s, from anyone
+SOCKET_HEADER = "X-Baraha-Socket"   # a move's post: the socket of the page that sent it
 STALE_WORDS = _l("Someone moved before your tap arrived; here is the table as it is now.")
 NO_SEAT_WORDS = _l("This browser has no seat at this table: reload the page to join.")
 
@@ -37,11 +37,7 @@ NO_SEAT_WORDS = _l("This browser has no seat at this table: reload the page to j
 @bp.record_once
 def _setup(state) -> None:
     guard.install(state.app)
-    fragments.install(state.app)
     present.install(state.app)
-    # webapp/realtime/'s push: who a socket's phone is (at its handshake), and its partial
-    state.app.extensions["baraha.reader"] = partials.reader
-    state.app.extensions["baraha.pushed"] = partials.pushed
 
 
 def _is_htmx() -> bool:
@@ -88,12 +84,10 @@ def qr_svg(url: str) -> str:
 def _page(table, view: dict, toast: str | None = None, status: int = 200):
     url = join_url(table.code)
     host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
-    phone = partials.reader()
     return render_template("table/page.html", join_url=url, qr_svg=qr_svg(url),
                            loopback=host in ("localhost", "::1") or host.startswith("127."),
                            rules=rules_for(table.game, view.get("options") or table.options),
-                           toast_text=toast, table_html=Markup(partials.render(view, phone)),
-                           **partials.context(view, phone.sort)), status
+                           toast_text=toast, **partials.context(table, view)), status
 
 
 def _view(table, seat: int) -> dict:
@@ -101,8 +95,8 @@ def _view(table, seat: int) -> dict:
     return table.view(seat, worded=False)
 
 
-def _partial(view: dict, status: int = 200, toast: str | None = None) -> Response:
-    resp = make_response(partials.render(view, partials.reader()), status)
+def _partial(table, view: dict, status: int = 200, toast: str | None = None) -> Response:
+    resp = make_response(partials.draw(table, view), status)
     resp.headers["Cache-Control"] = "no-store"
     if toast:
         resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": str(toast)})
@@ -113,7 +107,7 @@ def answer(table, view: dict, toast: str | None = None):
     """A post that changed the table: htmx gets the poster's new partial, a plain form post
     goes back to the table page (303)."""
     if _is_htmx():
-        return _partial(view, toast=toast)
+        return _partial(table, view, toast=toast)
     return redirect(url_for("table.page", code=table.code), 303)
 
 
@@ -181,7 +175,7 @@ def join(code: str):
 @bp.get("/<code>/view")
 @seated(bearer=False, refused=_no_seat)
 def partial(table, seat: int):
-    return _partial(_view(table, seat))
+    return _partial(table, _view(table, seat))
 
 
 @bp.post("/<code>/act")
@@ -198,13 +192,14 @@ def act(table, seat: int):
         # It does not depend on what the screen showed (others pressing "Next hand" first
         # move the version): act on the current version instead of asking for a second tap.
         version = _view(table, seat)["version"]
-    if _is_htmx():
-        answering_with_partial(seat, partials.reader())
+    # The phone's socket, named in the post, has this move's partial as the answer: no push.
+    sid = request.headers.get(SOCKET_HEADER) if _is_htmx() else None
+    skip = (sid, seat, partials.phone())
     try:
-        view = table.act(seat, version, action, worded=False)
+        view = table.act(seat, version, action, worded=False, skip=skip if sid else None)
     except Stale as e:
         if _is_htmx():
-            return _partial(e.view, 409, STALE_WORDS)
+            return _partial(table, e.view, 409, STALE_WORDS)
         return _page(table, e.view, STALE_WORDS, 409)
     except WebError as e:
         return _fail(table, seat, e)

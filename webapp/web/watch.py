@@ -22,7 +22,7 @@ from markupsafe import Markup
 from ..tables.errors import BadRequest, Unauthorized
 from .seats import seat_at, seated, watch_cookie, watcher_of
 from ..tables import tables_of, watchers
-from . import api, guard
+from . import api, guard, partials
 from .lobby import GAMES
 from .table import answer, join_url, qr_svg
 
@@ -59,8 +59,9 @@ def remove(code: str, wid: str):
 
 # ---- the pages -----------------------------------------------------------------------
 
-def _render(view: dict) -> str:
-    return render_template("table/_watch_table.html", view=view)
+def _context(table, watcher) -> dict:
+    """A watcher's table: the seats' own drawing (webapp/web/partials.py) of its view."""
+    return partials.context(table, watchers.view(table, watcher, worded=False), watcher)
 
 
 def _set_cookie(resp, code: str, token: str) -> None:
@@ -75,9 +76,7 @@ def page(code: str):
     if watcher is None:
         return render_template("table/watch_join.html", code=table.code,
                                game_name=GAMES[table.game], open=table.pace.options["watchers"])
-    view = watchers.view(table, watcher, worded=False)
-    return render_template("table/watch.html", view=view, watcher=watcher,
-                           table_html=Markup(_render(view)))
+    return render_template("table/watch.html", **_context(table, watcher))
 
 
 @bp.post("/t/<code>/watch")
@@ -107,7 +106,7 @@ def partial(code: str) -> Response:
     watcher = watcher_of(table)
     if watcher is None:
         raise Unauthorized("this browser is not watching this table: open the watch link again")
-    resp = make_response(_render(watchers.view(table, watcher, worded=False)))
+    resp = make_response(render_template("table/_table.html", **_context(table, watcher)))
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

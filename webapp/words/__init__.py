@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .kept import Kept
 from .catalog import CATALOG
 
 Translate = Callable[[str], str]
@@ -66,20 +65,14 @@ class Words:
     """The sentences of one view for one reader (see the module's docstring)."""
 
     def __init__(self, view, *, viewer: int | None = None, card=None, cards=None,
-                 translate: Translate | None = None, memo=None, memo_key=None, told=None):
+                 translate: Translate | None = None):
         self.view, self.viewer = view, viewer
-        # memo (get/put): sentences already made, under memo_key (the caller's language and
-        # card style) and all else a sentence is made from; a partial words the whole hand.
-        # told (get/put): each reader's story as last worded (Words.said), so that a new
-        # version words only its new events.
-        self.memo, self.memo_key, self.told = memo, memo_key, told
         self.game = view.get("game") or "tongits"
         self.t = translate or english
         self.card = card or (lambda c: c)
         self._cards = cards or (lambda cs: " ".join(self.card(c) for c in cs))
         # A bot is never taken for a person: every sentence names it "Tala (bot)".
         self.names = said_names(view.get("players"), self.t)
-        self._memo_prefix = (memo_key, self.game, viewer, tuple(self.names))
         over = view.get("result") is not None
         melded = {c for m in view.get("melds") or [] for c in m["cards"] or []}
         self.visible = None if over else \
@@ -144,49 +137,13 @@ class Words:
         return out + self.ending(events)
 
     def said(self) -> list[str]:
-        """One sentence per event of the hand, in order (Words.event). With `told`, the
-        reader's story as it was last worded is reused: a later view holds the very same
-        event dicts (engine/views.events_for), so only the new events are worded, and
-        those whose card the reader can no longer see, or now can (a_card)."""
-        if self._said is not None:
-            return self._said
-        events = self.view.get("events") or []
-        vis = self.visible
-        seen = [True] * len(events) if vis is None else [e.get("card") in vis for e in events]
-        key = (self._memo_prefix, self.view.get("code"))
-        last = self.told.get(key) if self.told is not None else None
-        said, n = [], 0
-        if last is not None:
-            was, was_seen, was_said = last
-            if was and len(was) <= len(events) and events[0] is was[0] \
-                    and events[len(was) - 1] is was[-1]:
-                n, said = len(was), list(was_said)
-                for i in range(n):
-                    if seen[i] != was_seen[i]:
-                        said[i] = self.event(events[i])
-        said += [self.event(e) for e in events[n:]]
-        if self.told is not None and (last is None or n != len(events) or seen != list(last[1])):
-            self.told.put(key, (tuple(events), tuple(seen), tuple(said)))
-        self._said = said
-        return said
+        """One sentence per event of the hand, in order (Words.event), worded once."""
+        if self._said is None:
+            self._said = [self.event(e) for e in self.view.get("events") or []]
+        return self._said
 
     def event(self, e: dict) -> str:
-        return self._kept(e, "event", self._event)
-
-    def _kept(self, e: dict, kind: str, make) -> str:
-        """make(e), kept in the memo by the event dict itself: a view's events are the same
-        dicts from one version to the next (engine/views.events_for). The memo holds the
-        dict, so its id is not reused while the words are kept."""
-        if self.memo is None:
-            return make(e)
-        seen = self.visible is None or e.get("card") in self.visible    # see a_card
-        key = (self._memo_prefix, kind, seen, id(e))
-        found = self.memo.get(key)
-        if found is not None and found[0] is e:
-            return found[1]
-        words = make(e)
-        self.memo.put(key, (e, words))
-        return words
+        return self._event(e)
 
     def _event(self, e: dict) -> str:
         words = self._plain(e)
@@ -336,9 +293,6 @@ class Words:
 
     def feed(self, most: int = 10) -> list[str]:
         """The moves since the reader's turn, one sentence each, newest last."""
-        if self.told is not None:       # the story's own sentences, worded already
-            start, end = self._window_bounds()
-            return self.said()[max(start, end - most):end]
         return [self.event(e) for e in self.since_window()[-most:]]
 
     def since(self, seat: int) -> str:
@@ -347,9 +301,6 @@ class Words:
         return " · ".join(p for p in parts if p)
 
     def short(self, e: dict) -> str:
-        return self._kept(e, "short", self._short)
-
-    def _short(self, e: dict) -> str:
         do = e["do"]
         if do == "draw":
             return self.template("short.draw")
@@ -468,9 +419,6 @@ def _order(c: str) -> tuple[int, int]:
     return "CDHS".index(c[-1]), ranks.index(c[:-1])
 
 
-_LOG = Kept(8192)     # the JSON log's sentences (English only, so one for every app)
-
-
 def log_lines(view) -> list[str]:
     """The view's `log`: English for programs, every seat by name, cards as texts."""
-    return Words(view, memo=_LOG, memo_key="log").lines()
+    return Words(view).lines()

@@ -1,7 +1,9 @@
-/* The bridge: Socket.IO says "version N exists", htmx fetches this seat's view and swaps
-   #table; around each swap, the state the server does not know is kept (picked cards,
-   open <details>, focus, your order of the cards), and cards fly. Then the turn cues and
-   what a screen reader hears. */
+/* The bridge: the server pushes this seat's new partial over Socket.IO (or says "version N
+   exists", and htmx fetches it); either way htmx swaps #table, and around each swap the
+   state the server does not know is kept (picked cards, open <details>, focus, your order
+   of the cards), and cards fly. Then the turn cues and what a screen reader hears.
+   The page heals itself: whenever it has heard of a version newer than the one it shows
+   (a push, a signal, a move's answer), it fetches its view at once. */
 import { $, $$, S, say, toast, view, version, picks, visible, motion } from "./dom.js";
 import { turnCue } from "./prefs.js";
 import { snapshot, animate } from "./motion.js";
@@ -58,7 +60,16 @@ document.body.addEventListener("htmx:beforeSwap", (e) => {
 document.body.addEventListener("htmx:afterSwap", (e) => {
   if (e.detail.target === root) afterSwap();
 });
+// The newest version this page has heard of: it never stays on an older one.
+let newest = 0;
+function hear(v) {
+  if (typeof v === "number" && v > newest) newest = v;
+}
+function behind() {
+  if (newest > version() && window.barahaResync) window.barahaResync();
+}
 function afterSwap() {
+  hear(version());
   $$("details[id]", root).forEach((d) => { if (openDetails[d.id]) d.open = true; });
   const keep = saved;
   picks().forEach((b) => {
@@ -96,6 +107,7 @@ function afterSwap() {
   const res = $("#result");
   if (res && b && !b.result) res.scrollIntoView({ block: "start", behavior: motion() ? "smooth" : "auto" });
   afterView(true);
+  behind();
 }
 function posted(e) {
   posting = false;
@@ -121,38 +133,6 @@ document.body.addEventListener("htmx:responseError", (e) => {
 });
 document.body.addEventListener("htmx:sendError", () => toast(S.noConnection));
 document.body.addEventListener("baraha-toast", (e) => toast(e.detail && e.detail.value));
-
-/* ---- a tap that straddles a redraw ------------------------------------------------------
-   The finger goes down on a card or a button, a push replaces the table, the finger comes
-   up on the new copy: Chromium then sends no click at all (others send it to an element
-   both share, the table), so no handler would see the tap. It is replayed on the copy (the
-   same card, the same move); if what was tapped is gone or no longer offered, the phone
-   says so. A drag (the finger moved) is no tap. */
-let downOn = null, straddled = null;
-document.addEventListener("pointerdown", (e) => {
-  const el = e.target.closest && e.target.closest("#table button");
-  downOn = el ? { el, key: focusKey(el), x: e.clientX, y: e.clientY } : null;
-}, true);
-function replay(d) {
-  const copy = d.key && !d.key.lost ? findKey(d.key) : null;
-  if (copy && !copy.disabled && visible(copy)) copy.click();
-  else toast(S.tapAgain);
-}
-document.addEventListener("pointerup", (e) => {
-  const d = downOn;
-  downOn = null;
-  if (!d || d.el.isConnected || Math.hypot(e.clientX - d.x, e.clientY - d.y) > 12) return;
-  straddled = d;
-  setTimeout(() => { if (straddled === d) { straddled = null; replay(d); } }, 0);
-}, true);
-document.addEventListener("click", (e) => {
-  const d = straddled;
-  if (!d) return;
-  straddled = null;
-  if (e.target.closest("button")) return;      // the click found a button: it counts as it is
-  e.stopPropagation();
-  replay(d);
-}, true);
 
 /* ---- after every view: the invite, the turn cues, what a screen reader hears -------- */
 let wasMine = null, heard = null, heardHand = null, lastTurn = "";
@@ -261,17 +241,22 @@ function connect() {
   let pushed = false, lastHtml = null;
   socket.on("view", (msg) => {
     pushed = true;
-    if (!msg || typeof msg.html !== "string" || msg.html === lastHtml) return;
+    if (!msg || typeof msg.html !== "string") { resync(); return; }
+    hear(msg.version);
+    if (msg.html === lastHtml) return;
     lastHtml = msg.html;
     if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
-    if (!beforeSwap(msg.html)) return;
-    root.innerHTML = msg.html;
-    window.htmx.process(root);
-    afterSwap();
+    if (!beforeSwap(msg.html)) { behind(); return; }
+    // The same swap as a fetched view's (htmx processes the new table), now.
+    window.htmx.swap(root, msg.html, { swapStyle: "innerHTML", settleDelay: 0 },
+                     { afterSwapCallback: afterSwap });
   });
   socket.on("changed", (msg) => {
-    if (pushed) return;             // the server sends this phone its view itself
+    // A page that is pushed its view hears `changed` only when the server could not draw
+    // that push: it fetches the view itself.
+    if (pushed) { resync(); return; }
     if (!msg || typeof msg.version !== "number") { resync(); return; }
+    hear(msg.version);
     if (posting) { pending = Math.max(pending === null ? -1 : pending, msg.version); return; }
     // Our own tap's answer already showed this version: do not fetch it again (once).
     if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }

@@ -219,16 +219,21 @@ function endDrag(e) {
   d.card.style.transform = "";
   dragged = true;                      // the click that follows is not a pick
   setTimeout(() => { dragged = false; }, 0);
+  // A push redrew the hand during the drag: the card dragged is its new copy (if the hand
+  // still holds it), never the old one, which would show the card twice.
+  const card = d.card.isConnected ? d.card :
+    picks().find((b) => b.getAttribute("data-card") === d.card.getAttribute("data-card"));
+  if (!card) return;
   let best = null, dist = 1e9;
   picks().forEach((b) => {
-    if (b === d.card) return;
+    if (b === card) return;
     const r = b.getBoundingClientRect();
     const dd = Math.hypot(r.left + r.width / 2 - e.clientX, r.top + r.height / 2 - e.clientY);
     if (dd < dist) { dist = dd; best = b; }
   });
   if (best) {
     const r = best.getBoundingClientRect();
-    moveCard(d.card, best, e.clientX > r.left + r.width / 2);
+    moveCard(card, best, e.clientX > r.left + r.width / 2);
   }
 }
 document.addEventListener("pointerup", endDrag);
