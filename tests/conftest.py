@@ -37,3 +37,25 @@ def _alone_or_side_by_side(request, tmp_path_factory):
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
             fcntl.flock(gate, fcntl.LOCK_UN)
+
+
+# ---- a live server's log -------------------------------------------------------------------
+# Every test that runs a server (tests/e2e, tests/pwa, tests/proof, tests/web: their conftests
+# ask for this fixture for each of their tests) fails when the server logged an error or a
+# traceback (tests/server_log.py). A test that provokes one on purpose says which:
+# `server_log.expect("text")`.
+
+@pytest.fixture
+def server_log():
+    from tests.server_log import ServerLog
+
+    log = ServerLog()
+    log.start()
+    try:
+        yield log
+    finally:
+        log.stop()
+    try:
+        log.check()
+    except AssertionError as e:
+        pytest.fail(str(e), pytrace=False)

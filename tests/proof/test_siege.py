@@ -27,6 +27,8 @@ import time
 
 import pytest
 
+from tests.server_log import unwatch_file, watch_file
+
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows"),
               pytest.mark.alone]
 
@@ -40,15 +42,18 @@ VICTIM = "127.0.0.2"
 def server(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("siege")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
-                             "--port", "0", "--db", str(tmp_path / "b.sqlite3")],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if "Ctrl-C" in line:
-            break
-    port = int(re.search(r"http://127\.0\.0\.1:(\d+)", "".join(lines)).group(1))
+    # Its output goes to a file that each test's check reads (tests/server_log.py).
+    log = tmp_path / "serve.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
+                                 "--port", "0", "--db", str(tmp_path / "b.sqlite3")],
+                                stdout=out, stderr=subprocess.STDOUT, text=True, env=env)
+    deadline = time.monotonic() + 30
+    while "Ctrl-C" not in log.read_text(errors="replace"):
+        assert proc.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
+        time.sleep(0.05)
+    port = int(re.search(r"http://127\.0\.0\.1:(\d+)", log.read_text(errors="replace")).group(1))
+    watch_file(log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -58,6 +63,7 @@ def server(tmp_path_factory):
             time.sleep(0.1)
     yield port
     proc.send_signal(signal.SIGINT)
+    unwatch_file(log)
     try:
         proc.wait(timeout=15)
     except subprocess.TimeoutExpired:

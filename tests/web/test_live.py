@@ -130,7 +130,8 @@ def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows")
-def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path):
+def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path, server_log):
+    rest = tmp_path / "serve.log"
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
                              "--port", "0", "--db", str(tmp_path / "b.sqlite3")],
@@ -158,6 +159,9 @@ def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             raise
+        finally:        # what it wrote after its banner: read by the check (tests/server_log.py)
+            rest.write_text(proc.stdout.read())
+            server_log.watch(rest)
     assert code == 0
 
 
