@@ -28,6 +28,20 @@ def wait_for(pred, timeout=10.0):
     return False
 
 
+# Werkzeug's development server, which these tests run, reads what a Python websocket client
+# sends after its websocket ended (a close frame, 0x88...) as a new HTTP request and logs
+# "code 400, message Bad request syntax ('\x88...", "... Bad request version" or "... Bad
+# HTTP/0.9 request type": the test server's HTTP parser, not the app (the app's own 400s are
+# request lines at INFO); `baraha serve` runs gunicorn. It may come a moment after the test
+# that closed the websocket, so it is excused for every test of this module, and only here.
+CLOSE_FRAME_READ_AS_HTTP = "code 400, message Bad "
+
+
+@pytest.fixture(autouse=True)
+def _websocket_close_read_as_http(server_log):
+    server_log.expect(CLOSE_FRAME_READ_AS_HTTP, required=False)
+
+
 @pytest.fixture
 def live(make_app):
     app = make_app(BOT_DELAY=0.05)
@@ -75,7 +89,9 @@ def test_a_refused_socket_on_a_live_server(live):
         sio.connect(live, auth={"token": "nope"}, wait_timeout=5)
 
 
-def test_socketio_refuses_another_origin(live):
+def test_socketio_refuses_another_origin(live, server_log):
+    # Engine.IO logs the first refusal in a process at ERROR, later ones at INFO.
+    server_log.expect("http://evil.test is not an accepted origin", required=False)
     r = requests.get(f"{live}/socket.io/?EIO=4&transport=polling",
                      headers={"Origin": "http://evil.test"})
     assert r.status_code == 400
