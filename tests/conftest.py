@@ -45,6 +45,15 @@ def _alone_or_side_by_side(request, tmp_path_factory):
 # traceback (tests/server_log.py). A test that provokes one on purpose says which:
 # `server_log.expect("text")`.
 
+def pytest_collection_modifyitems(items):
+    # A server's thread that dies of an exception during a test's call: pytest reports it as
+    # a warning (its own hook replaces the fixture's for that phase); here it fails the test.
+    for item in items:
+        if "server_log" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.filterwarnings(
+                "error::pytest.PytestUnhandledThreadExceptionWarning"))
+
+
 @pytest.fixture
 def server_log():
     from tests.server_log import ServerLog
