@@ -43,8 +43,16 @@ def watch_file(path) -> None:
 
 
 def unwatch_file(path) -> None:
+    """No test reads `path` any more; what it gained since the last test (its server's
+    shutdown) is checked here: an error or a traceback raises AssertionError."""
     with _files_lock:
-        _files.pop(Path(path), None)
+        offset = _files.pop(Path(path), None)
+    if offset is None:
+        return
+    text, _ = _read(Path(path), offset)
+    bad = [e for e in file_entries(text) if bad_entry(e)]
+    if bad:
+        raise AssertionError(f"{Path(path).name} logged, after its last test:\n" + "\n---\n".join(bad[:5]))
 
 
 def file_entries(text: str) -> list[str]:

@@ -18,6 +18,9 @@ from werkzeug.serving import make_server
 from webapp.server.network import lan_addresses
 from webapp.server.serve import serve
 
+# Python websocket clients close their sockets on werkzeug here (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")
+
 
 def wait_for(pred, timeout=10.0):
     end = time.monotonic() + timeout
@@ -26,20 +29,6 @@ def wait_for(pred, timeout=10.0):
             return True
         time.sleep(0.05)
     return False
-
-
-# Werkzeug's development server, which these tests run, reads what a Python websocket client
-# sends after its websocket ended (a close frame, 0x88...) as a new HTTP request and logs
-# "code 400, message Bad request syntax ('\x88...", "... Bad request version" or "... Bad
-# HTTP/0.9 request type": the test server's HTTP parser, not the app (the app's own 400s are
-# request lines at INFO); `baraha serve` runs gunicorn. It may come a moment after the test
-# that closed the websocket, so it is excused for every test of this module, and only here.
-CLOSE_FRAME_READ_AS_HTTP = "code 400, message Bad "
-
-
-@pytest.fixture(autouse=True)
-def _websocket_close_read_as_http(server_log):
-    server_log.expect(CLOSE_FRAME_READ_AS_HTTP, required=False)
 
 
 @pytest.fixture
