@@ -37,3 +37,50 @@ def _alone_or_side_by_side(request, tmp_path_factory):
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
             fcntl.flock(gate, fcntl.LOCK_UN)
+
+
+# ---- a live server's log -------------------------------------------------------------------
+# Every test that runs a server (tests/e2e, tests/pwa, tests/proof, tests/web: their conftests
+# ask for this fixture for each of their tests) fails when the server logged an error or a
+# traceback (tests/server_log.py). A test that provokes one on purpose says which:
+# `server_log.expect("text")`.
+
+def pytest_collection_modifyitems(items):
+    # A server's thread that dies of an exception during a test's call: pytest reports it as
+    # a warning (its own hook replaces the fixture's for that phase); here it fails the test.
+    for item in items:
+        if "server_log" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.filterwarnings(
+                "error::pytest.PytestUnhandledThreadExceptionWarning"))
+
+
+@pytest.fixture
+def server_log():
+    from tests.server_log import ServerLog
+
+    log = ServerLog()
+    log.start()
+    try:
+        yield log
+    finally:
+        log.stop()
+    try:
+        log.check()
+    except AssertionError as e:
+        pytest.fail(str(e), pytrace=False)
+
+
+# Werkzeug's development server, which the in-process live servers run, reads what a Python
+# websocket client sends after its websocket ended (a close frame, 0x88...) as a new HTTP
+# request and logs "code 400, message Bad request syntax ('\x88...", "... Bad request
+# version" or "... Bad HTTP/0.9 request type": the test server's HTTP parser, not the app (the
+# app's own 400s are request lines at INFO; `baraha serve` runs gunicorn). It may come a moment
+# after the test that closed the socket: modules whose tests close websockets from Python
+# excuse it for each of their tests with
+# `pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")`, and only they.
+WEBSOCKET_CLOSE_READ_AS_HTTP = "code 400, message Bad "
+
+
+@pytest.fixture
+def websocket_close_read_as_http(server_log):
+    server_log.expect(WEBSOCKET_CLOSE_READ_AS_HTTP, required=False)

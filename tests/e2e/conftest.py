@@ -74,3 +74,9 @@ def phones(browser):
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.fixture(autouse=True)
+def _server_log_checked(server_log):
+    """Each test here fails when a server logged an error or a traceback (tests/server_log.py)."""
+    yield

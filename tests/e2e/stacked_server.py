@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -41,6 +42,9 @@ def main() -> None:
     ap.add_argument("--scenario")
     ap.add_argument("--name", action="append", default=[], help="another Host name to answer")
     args = ap.parse_args()
+    # One format for every logger (the app's, "baraha", werkzeug's): a record's level leads
+    # its line, which the tests read (tests/server_log.py).
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     scenario = json.loads(Path(args.scenario).read_text()) if args.scenario else None
     server = make_server("127.0.0.1", args.port, build(args.db, scenario, args.name), threaded=True)
     print("ready", flush=True)

@@ -25,11 +25,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(db: Path, port: int, name: str) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [sys.executable, str(SERVER), "--db", str(db), "--port", str(port),
-         "--scenario", str(SCENARIOS / name)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def start(db: Path, port: int, name: str, log: Path) -> subprocess.Popen:
+    """The server in its own process; its log goes to `log` (the test's check reads it)."""
+    with open(log, "w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, str(SERVER), "--db", str(db), "--port", str(port),
+             "--scenario", str(SCENARIOS / name)],
+            stdout=subprocess.PIPE, stderr=err, text=True)
     line = proc.stdout.readline()
     if line.strip() != "ready":
         proc.kill()
@@ -42,12 +44,15 @@ def hands(pages) -> list[list[str]]:
             for p in pages]
 
 
-def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones):
+def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones, server_log):
     name = "tongits-challenge.json"
     doc = scenario(name)
     db, port = tmp_path / "baraha.sqlite3", free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start(db, port, name)
+    logs = [tmp_path / "server-1.log", tmp_path / "server-2.log"]
+    for log in logs:
+        server_log.watch(log)
+    proc = start(db, port, name, logs[0])
     try:
         ana, ben, cy = pages = phones(3)
         code = create_table(ana, base, "Ana", "tongits")
@@ -65,7 +70,7 @@ def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones):
         for page in pages:
             expect(page.locator("#offline")).to_be_visible()
             expect(page.locator("#offline")).to_have_text("Reconnecting…")
-        proc = start(db, port, name)
+        proc = start(db, port, name, logs[1])
 
         for page in pages:
             expect(page.locator("#offline")).to_be_hidden(timeout=15_000)

@@ -25,3 +25,9 @@ def live(tmp_path):
     yield base, code, tokens, app
     server.shutdown()
     tables_of(app).shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _server_log_checked(server_log):
+    """Each test here fails when a server logged an error or a traceback (tests/server_log.py)."""
+    yield

@@ -52,8 +52,9 @@ TABLES = [("tongits", 3), ("tonk", 2), ("tonk", 4), ("tongits", 3)]
 # ---- starting and killing the server ----------------------------------------------------
 
 class Servers:
-    def __init__(self, db: Path, folder: Path):
+    def __init__(self, db: Path, folder: Path, watch=None):
         self.db, self.folder = db, folder
+        self.watch = watch      # told each log file (tests/server_log.py reads it)
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
         self.env = env
         self.zygote = subprocess.Popen([sys.executable, str(ZYGOTE)], stdin=subprocess.PIPE,
@@ -67,6 +68,8 @@ class Servers:
     def start(self) -> str:
         self.starts += 1
         log = self.folder / f"serve-{self.starts}.log"
+        if self.watch is not None:
+            self.watch(log)
         t0 = time.perf_counter()
         if self.starts % REAL_COMMAND_EVERY == 1:
             how = "command"
@@ -300,10 +303,10 @@ def check_restart(base: str, tables: list[Table], rows: dict[str, list[tuple]]) 
 
 # ---- the test ----------------------------------------------------------------------------
 
-def test_kill_at_random_points_and_restart(tmp_path):
+def test_kill_at_random_points_and_restart(tmp_path, server_log):
     rng = random.Random(7)
     db = tmp_path / "baraha.sqlite3"
-    servers = Servers(db, tmp_path)
+    servers = Servers(db, tmp_path, server_log.watch)
     totals = {"applied": 0, "not applied": 0, "acked": 0, "actions": 0, "kills": 0}
     try:
         base = servers.start()

@@ -20,7 +20,9 @@ from webapp.realtime import sockguard
 from webapp.server.pace import Pace
 from webapp.tables import tables_of
 
-pytestmark = pytest.mark.alone       # it times the server (tests/conftest.py)
+pytestmark = [pytest.mark.alone,     # it times the server (tests/conftest.py)
+              # Python websocket clients close their sockets on werkzeug (tests/conftest.py)
+              pytest.mark.usefixtures("websocket_close_read_as_http")]
 
 
 def _ws(base):

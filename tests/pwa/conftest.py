@@ -56,8 +56,9 @@ def wait_ready(url: str, proc: subprocess.Popen, log: Path,
 class Server:
     """A Baraha server in its own process on 127.0.0.1:port; stop() and start() again."""
 
-    def __init__(self, tmp: Path, https: bool = False):
+    def __init__(self, tmp: Path, https: bool = False, watch=None):
         self.tmp, self.https = tmp, https
+        self.watch = watch          # told each log file (tests/server_log.py reads it)
         self.db = tmp / "baraha.sqlite3"
         self.port = free_port()
         self.env = {**os.environ, "XDG_DATA_HOME": str(tmp / "data")}
@@ -82,6 +83,8 @@ class Server:
         # the server at its next log line); a failing test's tmp folder keeps it.
         self.starts += 1
         self.log = self.tmp / f"server-{self.starts}.log"
+        if self.watch is not None:
+            self.watch(self.log)
         with open(self.log, "w") as out:
             self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=self.env, text=True,
                                          stdout=out, stderr=subprocess.STDOUT)
@@ -113,12 +116,13 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path):
-    """server(https=False) -> a started Server; every one is stopped at the end."""
+def server(tmp_path, server_log):
+    """server(https=False) -> a started Server; every one is stopped at the end (and its
+    log read: an error or a traceback in it fails the test)."""
     made: list[Server] = []
 
     def make(https: bool = False) -> Server:
-        s = Server(tmp_path / f"server{len(made)}", https)
+        s = Server(tmp_path / f"server{len(made)}", https, server_log.watch)
         s.tmp.mkdir()
         made.append(s)
         return s.start()
@@ -151,3 +155,9 @@ def chromium(playwright, tmp_path):
     yield launch
     for ctx in opened:
         ctx.close()
+
+
+@pytest.fixture(autouse=True)
+def _server_log_checked(server_log):
+    """Each test here fails when a server logged an error or a traceback (tests/server_log.py)."""
+    yield

@@ -113,3 +113,9 @@ def card_texts(obj, skip=()):
     elif isinstance(obj, str):
         found |= {w for w in re.split(r"[^0-9A-Za-z]+", obj) if CARD.match(w)}
     return found
+
+
+@pytest.fixture(autouse=True)
+def _server_log_checked(server_log):
+    """Each test here fails when a server logged an error or a traceback (tests/server_log.py)."""
+    yield

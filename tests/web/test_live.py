@@ -18,6 +18,9 @@ from werkzeug.serving import make_server
 from webapp.server.network import lan_addresses
 from webapp.server.serve import serve
 
+# Python websocket clients close their sockets on werkzeug here (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")
+
 
 def wait_for(pred, timeout=10.0):
     end = time.monotonic() + timeout
@@ -75,7 +78,9 @@ def test_a_refused_socket_on_a_live_server(live):
         sio.connect(live, auth={"token": "nope"}, wait_timeout=5)
 
 
-def test_socketio_refuses_another_origin(live):
+def test_socketio_refuses_another_origin(live, server_log):
+    # Engine.IO logs the first refusal in a process at ERROR, later ones at INFO.
+    server_log.expect("http://evil.test is not an accepted origin", required=False)
     r = requests.get(f"{live}/socket.io/?EIO=4&transport=polling",
                      headers={"Origin": "http://evil.test"})
     assert r.status_code == 400
@@ -130,7 +135,8 @@ def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows")
-def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path):
+def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path, server_log):
+    rest = tmp_path / "serve.log"
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
                              "--port", "0", "--db", str(tmp_path / "b.sqlite3")],
@@ -158,6 +164,9 @@ def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             raise
+        finally:        # what it wrote after its banner: read by the check (tests/server_log.py)
+            rest.write_text(proc.stdout.read())
+            server_log.watch(rest)
     assert code == 0
 
 
