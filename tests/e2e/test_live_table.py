@@ -478,7 +478,10 @@ def test_a_watchers_page_follows_a_hand_and_looks_like_a_seats(server, phone, se
     for seat, a in plays:
         if a == "throw":
             a = {"do": "discard", "card": view(server, code, tokens[seat])["hand"][0]}
-        legal = view(server, code, tokens[seat])["legal"]
+        now = view(server, code, tokens[seat])
+        if now["result"]:       # a seat that never opened folds by itself: the hand is over
+            break
+        legal = now["legal"]
         if a["do"] == "fold" and not any(x["do"] == "fold" for x in legal):
             a = next(x for x in legal if x["do"] in ("fold", "challenge"))
         api_act(server, code, tokens[seat], a)
