@@ -149,10 +149,10 @@ class Side:
         self.to_my_turn()
         ctx, page = self.context()
         page.goto(f"{self.base}/t/{self.code}", wait_until="load")
-        page.wait_for_function("window.__hand !== null", timeout=60_000)
+        page.wait_for_function("() => window.__hand !== null", timeout=60_000)
         page.wait_for_timeout(1000)
         got = page.evaluate(SIZES)
-        self.loads.append(dict(got["nav"], hand=page.evaluate("window.__hand")))
+        self.loads.append(dict(got["nav"], hand=page.evaluate("() => window.__hand")))
         if self.first is None:
             self.first = got
         ctx.close()
@@ -189,7 +189,7 @@ class Side:
             self.ctx, self.page = self.context()
             self.page.goto(f"{self.base}/t/{self.code}", wait_until="load")
             # Taps are timed on a page that is up: its socket connected, its first work done.
-            self.page.wait_for_function("!window.socket || window.socket.connected",
+            self.page.wait_for_function("() => !window.socket || window.socket.connected",
                                         timeout=60_000)
             self.page.wait_for_timeout(1000)
         page = self.page
@@ -207,7 +207,7 @@ class Side:
             button = page.locator(f'form.act[data-do="discard"][data-needs="{card}"] button')
             button.wait_for(state="visible")
             page.wait_for_timeout(300)
-        page.evaluate("window.__tap = null")
+        page.evaluate("() => { window.__tap = null; }")
         button.click()
         page.wait_for_function(
             "v => window.__tap !== null && Object.keys(window.__seen).some((k) => +k > v)",
