@@ -11,9 +11,9 @@ discards so the turn comes back (its moves and the wait for them are not timed).
   pointer click). Timed in the page's clock from the button's pointerdown to the first
   time `#view[data-version]` shows a newer version (a MutationObserver, as bench/tap.py).
 - load: a fresh browser context (empty cache, no service worker) opens the table page;
-  timed from the navigation's start (performance.timeOrigin) to the first frame or DOM
-  change in which a card of `#hand .pick` is laid out (has a box). Also the navigation
-  entry's responseEnd, domContentLoadedEventEnd and loadEventEnd.
+  timed from the navigation's start (performance.timeOrigin) to the first animation frame
+  in which a card of `#hand .pick` has a box and is not hidden. Also the first contentful
+  paint and the navigation entry's loadEventEnd.
 - bytes: on the first load, the sum of transferSize (body as sent, with headers) and
   encodedBodySize of the navigation entry and every resource entry one second after the
   load event (the page's own fetch of its view included; Socket.IO's requests, if it
@@ -54,19 +54,18 @@ document.addEventListener('pointerdown', (e) => {
     window.__tap = performance.timeOrigin + e.timeStamp;
 }, true);
 """
-# Milliseconds from the navigation's start to the first moment a card of the hand has a box.
+# Milliseconds from the navigation's start to the first frame that draws a card of the hand
+# (checked in requestAnimationFrame, which runs only when the page renders: not while its
+# stylesheets are still loading, as a DOM change would).
 HAND = """
 window.__hand = null;
 (() => {
-  const check = () => {
-    if (window.__hand !== null) return;
+  const frame = () => {
     const c = document.querySelector('#hand .pick');
-    if (c && c.getClientRects().length && c.getBoundingClientRect().height > 0)
+    if (c && c.getBoundingClientRect().height > 0 && getComputedStyle(c).visibility !== 'hidden')
       window.__hand = performance.now();
+    else requestAnimationFrame(frame);
   };
-  new MutationObserver(check).observe(document,
-                                     {subtree: true, childList: true, attributes: true});
-  const frame = () => { check(); if (window.__hand === null) requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
 })();
 """
@@ -74,8 +73,10 @@ SIZES = """
 () => {
   const nav = performance.getEntriesByType('navigation')[0];
   const all = [nav, ...performance.getEntriesByType('resource')];
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
   return {nav: {responseEnd: nav.responseEnd, loadEventEnd: nav.loadEventEnd,
-                domContentLoadedEventEnd: nav.domContentLoadedEventEnd},
+                domContentLoadedEventEnd: nav.domContentLoadedEventEnd,
+                fcp: fcp ? fcp.startTime : null},
           entries: all.map((e) => ({name: e.name, type: e.initiatorType || 'navigation',
                                     transfer: e.transferSize, encoded: e.encodedBodySize}))};
 }
@@ -238,6 +239,7 @@ class Side:
                 "server_error_lines": errors[:5],
                 "tap_to_redraw_ms": dict(stat(self.taps), kinds=self.kinds, by_kind=by_kind),
                 "open_to_hand_ms": stat([x["hand"] for x in self.loads]),
+                "open_to_first_paint_ms": stat([x["fcp"] for x in self.loads]),
                 "open_to_load_event_ms": stat([x["loadEventEnd"] for x in self.loads]),
                 "first_load": {
                     "bytes": sum(e["transfer"] for e in files),
