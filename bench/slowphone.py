@@ -114,6 +114,7 @@ class Side:
 
     def __init__(self, checkout: Path, tmp: str, browser, rate: float):
         self.checkout, self.browser, self.rate = checkout, browser, rate
+        self.started = commit(checkout)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = Path(tmp) / f"{self.port}.log"
@@ -235,7 +236,8 @@ class Side:
         errors = [ln for ln in logged if "Traceback" in ln or "ERROR" in ln]
         by_kind = {k: round(statistics.median(t for t, j in zip(self.taps, self.kinds) if j == k), 1)
                    for k in sorted(set(self.kinds))}
-        return {"checkout": commit(self.checkout),
+        return {"checkout": self.started,
+                "checkout_changed_during_run": commit(self.checkout) != self.started,
                 "server_error_lines": errors[:5],
                 "tap_to_redraw_ms": dict(stat(self.taps), kinds=self.kinds, by_kind=by_kind),
                 "open_to_hand_ms": stat([x["hand"] for x in self.loads]),
