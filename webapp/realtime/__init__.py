@@ -20,7 +20,7 @@ from ..server.hosts import same_origin
 from ..server.pace import pace_of
 from ..tables import tables_of, watchers
 from ..web.seats import COOKIE_PREFIX, cookie_name, seat_tokens, watch_cookie  # noqa: F401 (tests name them here)
-from . import deflate
+from . import deflate, revoke
 from .sockguard import Guard
 
 
@@ -180,18 +180,17 @@ def _find_seat(auth):
 
 
 def _find_watcher(auth):
-    """The table a watcher's token (auth) or watch cookie (`baraha_w_<CODE>`) watches."""
+    """(table, watcher) of a watcher's token (auth) or watch cookie (`baraha_w_<CODE>`)."""
     tables = tables_of(current_app)
     auth = auth if isinstance(auth, dict) else {}
     try:
         if isinstance(auth.get("token"), str):
-            found = watchers.find_any(tables, auth["token"])
-            return found[0] if found else None
+            return watchers.find_any(tables, auth["token"])
         code = auth.get("code")
         if isinstance(code, str) and len(code) <= 8:
             table = tables.get(code)
-            return table if watchers.find(table, request.cookies.get(watch_cookie(table.code))) \
-                else None
+            watcher = watchers.find(table, request.cookies.get(watch_cookie(table.code)))
+            return (table, watcher) if watcher is not None else None
     except Exception:       # no such table, a malformed auth: refused like any other
         return None
     return None
@@ -211,9 +210,13 @@ def on_connect(auth=None):
     if guard is not None:
         guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
     if watching is not None:    # a watcher hears `changed` and fetches its own view
-        join_room(watching.code)
+        table, watcher = watching
+        revoke.held(request.sid, table.code, ("watcher", watcher.id))
+        join_room(table.code)
         return
     table, seat = found
+    # Held by this token: handed to another phone, the socket is closed (revoke.py).
+    revoke.held(request.sid, table.code, ("seat", table.seats[seat].token_hash))
     join_room(table.code)
     join_room(seat_room(table.code, seat))
     if isinstance(auth, dict) and auth.get("want") == "partial":
@@ -226,6 +229,7 @@ def on_connect(auth=None):
 
 @socketio.on("disconnect")
 def on_disconnect(*_reason):
+    revoke.released(request.sid)
     with _lock:
         found = _sockets.pop(request.sid, None)
     if found:

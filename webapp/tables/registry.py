@@ -26,13 +26,16 @@ class Tables:
     """Every table of this server, by code. It owns the store, the notifier, the scheduler
     and the token index, and hands them to each table it makes."""
 
-    def __init__(self, store, *, notify=None, bot_delay: float = 1.2, deck_source=None,
+    def __init__(self, store, *, notify=None, revoke=None, bot_delay: float = 1.2, deck_source=None,
                  max_tables: int = 500, scheduler=None, per_client: int = 10,
                  idle: float = 12 * 3600, linger: float = 600, history: float = 30 * 86400):
         self.store = store
         self.per_client = per_client        # live tables one client address may have made
         self.idle, self.linger, self.history = idle, linger, history    # seconds
         self.notify = notify or (lambda code, version: None)
+        # Closes the sockets a revoked token holds (webapp/realtime/revoke.py): called as
+        # revoke(code, *holder), holder ("seat", token hash) or ("watcher", id) or a prefix.
+        self.revoke = revoke or (lambda code, *holder: 0)
         self.scheduler = scheduler or turns.Scheduler(bot_delay)
         self.deck_source = deck_source
         self.max_tables = max_tables
@@ -47,6 +50,7 @@ class Tables:
     def _table(self, code, game, players, options, bots, created) -> Table:
         return Table(code, game, players, options, bots, created, store=self.store,
                      notify=self.notify, scheduler=self.scheduler, tokens=self.tokens,
+                     revoke=self.revoke,
                      deck_source=self.deck_source)
 
     def create(self, game, players=None, options=None, bots=None, creator=None) -> Table:
@@ -133,6 +137,7 @@ class Tables:
                 del self._tables[table.code]
         for seat, st in enumerate(table.seats):
             self.tokens.move(table.code, seat, st.token_hash, None)
+        table.revoked()         # every socket still open there
 
     def shutdown(self) -> None:
         self.scheduler.stop()

@@ -8,7 +8,8 @@ action, "next", "close"). `load_all` returns each table with its rows in version
 tables/journal.py replays them; the deck order is read here and nowhere else leaves the server.
 
 Beside the log, `watchers` holds who watches each open table now (a row added when a
-watcher comes, deleted when the host removes it): not part of the story of a hand, so it
+watcher comes, its token hash replaced when an invitation is opened, deleted when the
+watcher is ended): not part of the story of a hand, so it
 moves no version, but a restart keeps them watching.
 
 Only the sha256 of a seat's or a watcher's token is stored, never the token.
@@ -74,6 +75,8 @@ CREATE TABLE IF NOT EXISTS watchers (
     token_hash TEXT NOT NULL,
     behind     INTEGER,                 -- the seat it sits behind, or NULL
     came       REAL NOT NULL,           -- the order they came in
+    pending    INTEGER,                 -- 1: an invitation whose link was not opened yet
+    addr       TEXT,                    -- an open watcher's client address (a cap per address)
     PRIMARY KEY (code, id)
 );
 """
@@ -128,6 +131,10 @@ class Store:
                 self._conn.execute("ALTER TABLE tables ADD COLUMN creator TEXT")
                 self._conn.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             self._conn.executescript(SCHEMA)
+            cols = {r[1] for r in self._conn.execute("PRAGMA table_info(watchers)")}
+            for col, kind in (("pending", "INTEGER"), ("addr", "TEXT")):
+                if col not in cols:                 # a file made before invitations
+                    self._conn.execute(f"ALTER TABLE watchers ADD COLUMN {col} {kind}")
             for name in ("hands", "actions"):       # a file made before the seals
                 cols = {r[1] for r in self._conn.execute(f"PRAGMA table_info({name})")}
                 for col, kind in (("salt", "TEXT"), ("at", "REAL")):
@@ -195,11 +202,18 @@ class Store:
             self._touch(code)
 
     def add_watcher(self, code: str, wid: str, name: str, token_hash: str,
-                    behind: int | None) -> None:
+                    behind: int | None, pending: bool = False, addr: str | None = None) -> None:
         with self._lock, self._conn:
-            self._conn.execute("INSERT INTO watchers (code, id, name, token_hash, behind, came) "
-                               "VALUES (?, ?, ?, ?, ?, ?)",
-                               (code, wid, name, token_hash, behind, time.time()))
+            self._conn.execute("INSERT INTO watchers (code, id, name, token_hash, behind, came, "
+                               "pending, addr) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               (code, wid, name, token_hash, behind, time.time(),
+                                1 if pending else None, addr))
+
+    def accept_watcher(self, code: str, wid: str, token_hash: str) -> None:
+        """An invitation was opened: its watcher's own token replaces the invitation's."""
+        with self._lock, self._conn:
+            self._conn.execute("UPDATE watchers SET token_hash = ?, pending = NULL "
+                               "WHERE code = ? AND id = ?", (token_hash, code, wid))
 
     def remove_watcher(self, code: str, wid: str) -> None:
         with self._lock, self._conn:
@@ -260,11 +274,12 @@ class Store:
                 tables[code]["events"].append((version, "action", {
                     "hand_number": hand_number, "seat": seat, "action": json.loads(action),
                     "request": request, "salt": salt, "at": at}))
-            for code, wid, name, token_hash, behind in conn.execute(
-                    f"SELECT code, id, name, token_hash, behind FROM watchers WHERE {live} "
-                    f"ORDER BY came, rowid"):
+            for code, wid, name, token_hash, behind, pending, addr in conn.execute(
+                    f"SELECT code, id, name, token_hash, behind, pending, addr FROM watchers "
+                    f"WHERE {live} ORDER BY came, rowid"):
                 tables[code]["watchers"].append({"id": wid, "name": name,
-                                                 "token_hash": token_hash, "behind": behind})
+                                                 "token_hash": token_hash, "behind": behind,
+                                                 "pending": bool(pending), "addr": addr})
         for t in tables.values():
             t["events"].sort(key=lambda e: e[0])
         return list(tables.values())

@@ -26,7 +26,7 @@ log = logging.getLogger("baraha")
 class Table:
     def __init__(self, code: str, game: str, players: int, options: dict,
                  bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
-                 deck_source=None):
+                 deck_source=None, revoke=None):
         self.code, self.game, self.players = code, game, players
         # The engine's house rules; the table's match play and the timer's and watchers'
         # options (the Pace's) stay out of the engine.
@@ -34,6 +34,7 @@ class Table:
         self.created = created
         self.pace = timer.Pace(options)
         self.store, self.notify, self.scheduler, self.tokens = store, notify, scheduler, tokens
+        self.revoke = revoke
         self.deck_source = deck_source
         self.seats = new_seats(players, bots)
         self.lock = threading.RLock()
@@ -63,6 +64,9 @@ class Table:
         self.finished: dict[int, dict] = {}     # history.py: hand number -> its summary
         self.reviews: dict = {}             # (hand number, seat) -> its review (web/learn.py)
         self.views: dict = {}               # _view: this version's views, by seat and state
+        # Moves on every change that is not a move (a seat asked for or refused): what a
+        # page shows is a function of (version, epoch).
+        self.epoch = 0
 
     # ---- seats ----------------------------------------------------------------------
 
@@ -117,6 +121,7 @@ class Table:
             self._commit("action", self._action_row(by, {"do": close.do}))
             view, version = self._view(by if by is not None else 0), self.version
         self._notify(version)
+        self.revoked("watcher")     # a closed table's watchers' tokens stop working
         return view
 
     def connected(self, seat: int, delta: int) -> None:
@@ -184,6 +189,17 @@ class Table:
         journal.write(self.store, self.code, version, kind, data)
         self.touched = time.time()
         journal.apply(self, version, kind, data, hand)
+
+    def revoked(self, *holder) -> None:
+        """Close the sockets of what stopped working here: ("seat", token hash), ("watcher",
+        id), ("watcher",) every watcher, nothing: every socket. Called outside the lock,
+        after the phones were told."""
+        if self.revoke is None:
+            return
+        try:
+            self.revoke(self.code, *holder)
+        except Exception:       # closing a socket must not undo what revoked it
+            log.exception("table %s: closing revoked sockets failed", self.code)
 
     def _notify(self, version: int) -> None:
         try:

@@ -103,8 +103,9 @@ def render(view, phone: Reader) -> str:
     # Watchers come and go without a new version: the host's partial is kept per list.
     watching = tuple(w["id"] for w in _watching(_table(view))) \
         if view.get("host") == view["seat"] else ()
-    key = (view.get("code"), view["version"], view["seat"], online, phone.locale, phone.sort,
-           phone.root, watching)
+    epoch = getattr(_table(view), "epoch", 0)     # seat requests and refusals
+    key = (view.get("code"), view["version"], epoch, view["seat"], online, phone.locale,
+           phone.sort, phone.root, watching)
     html = kept.get(key)
     if html is None:
         with i18n.speaking(i18n.catalog(phone.locale)), fragments.serving(phone.root):
