@@ -8,7 +8,8 @@ BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
 SCHEDULER (tests only: a tables.turns.Scheduler whose clock and timers they move),
 RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
-MAX_TABLES, TABLES_PER_CLIENT, TABLE_IDLE_HOURS, CLOSED_LINGER_SECONDS, HISTORY_DAYS,
+MAX_TABLES, TABLES_PER_CLIENT, TABLE_IDLE_HOURS, EMPTY_TABLE_MINUTES, CLOSED_LINGER_SECONDS,
+HISTORY_DAYS,
 SWEEP_SECONDS (the tables' life cycle: webapp/tables/lifecycle.py), HOST_NAMES (names this server answers to besides its addresses, localhost and
 NAME.local: `baraha serve --name`), SECRET_KEY (default: generated once and kept beside the database),
 DURABLE_COMMITS (True: each move is fsynced before its answer, so it survives a power cut
@@ -90,7 +91,8 @@ def create_app(config: dict | None = None):
         MAX_CONTENT_LENGTH=16 * 1024,
         RATE_LIMIT=(30.0, 200),     # per client: far above play (a phone makes a few a second)
         MAX_TABLES=500,             # open tables (closed ones are not counted)
-        TABLES_PER_CLIENT=10,       # open tables one client address may have made
+        TABLES_PER_CLIENT=4,        # open tables one client address may have made
+        EMPTY_TABLE_MINUTES=10,     # a table no person sat at is closed this long after
         TABLE_IDLE_HOURS=12,        # an open table with no move for this long is closed
         CLOSED_LINGER_SECONDS=600,  # a closed table stays on its players' screens this long
         HISTORY_DAYS=30,            # closed tables stay in the file this long
@@ -112,6 +114,7 @@ def create_app(config: dict | None = None):
                     deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"],
                     per_client=app.config["TABLES_PER_CLIENT"],
                     idle=float(app.config["TABLE_IDLE_HOURS"]) * 3600,
+                    empty=float(app.config["EMPTY_TABLE_MINUTES"]) * 60,
                     linger=float(app.config["CLOSED_LINGER_SECONDS"]),
                     history=float(app.config["HISTORY_DAYS"]) * 86400)
     app.extensions["baraha.tables"] = tables
