@@ -98,6 +98,7 @@ def create_app(config: dict | None = None):
         HISTORY_DAYS=30,            # closed tables stay in the file this long
         SWEEP_SECONDS=60,           # how often the above are applied (0: never on its own)
         DURABLE_COMMITS=False,      # True: fsync every move before answering (store.py)
+        STORE_RETRY_SECONDS=5,      # a bot's or the timer's turn the store refused: again
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )
@@ -116,7 +117,8 @@ def create_app(config: dict | None = None):
                     idle=float(app.config["TABLE_IDLE_HOURS"]) * 3600,
                     empty=float(app.config["EMPTY_TABLE_MINUTES"]) * 60,
                     linger=float(app.config["CLOSED_LINGER_SECONDS"]),
-                    history=float(app.config["HISTORY_DAYS"]) * 86400)
+                    history=float(app.config["HISTORY_DAYS"]) * 86400,
+                    retry=float(app.config["STORE_RETRY_SECONDS"]))
     app.extensions["baraha.tables"] = tables
     init_pace(app)      # requests, sockets and nudges: one rate limiter
 

@@ -238,7 +238,7 @@ def test_a_stranger_repeating_claims_cannot_stall_the_players(server):
     finally:
         stop.set()
     assert answers[:3] == [303, 303, 303] and set(answers[3:]) == {429}, answers[:10]
-    assert len(answers) > 20
+    assert len(answers) > 10
     # The host sees who asked (Ben's seat, the last one the stranger could ask for).
     host, _ = page_phone(base, code, ana)
     assert "seat-asks" in host.get(f"{base}/t/{code}/view", timeout=10).text

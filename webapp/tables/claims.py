@@ -88,9 +88,11 @@ def approve(table, seat, by: int | None) -> None:
         st = table.seats[seat]
         old_hash = st.token_hash
         new_hash = reqs[seat] or old_hash
-        table._commit("seat", {"seat": seat, "name": st.name, "token_hash": new_hash, "bot": None})
+        with table.together():
+            table._commit("seat", {"seat": seat, "name": st.name, "token_hash": new_hash,
+                                   "bot": None})
+            turns.progress(table)
         reqs.pop(seat, None)
-        turns.progress(table)
         version = table.version
     table._notify(version)
     if old_hash and old_hash != new_hash:      # the old phone's sockets close now

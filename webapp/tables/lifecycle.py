@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 
-from .errors import WebError
+from .errors import StorageFailed, WebError
 
 log = logging.getLogger("baraha")
 
@@ -28,8 +28,11 @@ _threads: dict[int, tuple[threading.Thread, threading.Event]] = {}
 
 
 def at_start(tables, now: float) -> None:
-    closed = tables.store.close_idle(now - tables.idle, now)
-    pruned = tables.store.prune(now - tables.history)
+    try:
+        closed = tables.store.close_idle(now - tables.idle, now)
+        pruned = tables.store.prune(now - tables.history)
+    except StorageFailed:       # a full disk: the sweep does it later (one line logged)
+        return
     if closed or pruned:
         log.info("start-up: %d idle tables closed, %d old tables pruned", closed, pruned)
 
@@ -79,6 +82,8 @@ def start(tables, every: float = SWEEP_SECONDS) -> None:
         while not done.wait(every):
             try:
                 sweep(tables, time.time())
+            except StorageFailed:   # a full disk: logged in one line; the next sweep tries
+                pass
             except Exception:       # a failed sweep must not end the next ones
                 log.exception("table sweep failed")
 

@@ -29,7 +29,7 @@ class Tables:
     def __init__(self, store, *, notify=None, revoke=None, bot_delay: float = 1.2, deck_source=None,
                  max_tables: int = 500, scheduler=None, per_client: int = 4,
                  idle: float = 12 * 3600, empty: float = 600, linger: float = 600,
-                 history: float = 30 * 86400):
+                 history: float = 30 * 86400, retry: float = 5.0):
         self.store = store
         self.per_client = per_client        # live tables one client address may have made
         self.idle, self.linger, self.history = idle, linger, history    # seconds
@@ -38,7 +38,7 @@ class Tables:
         # Closes the sockets a revoked token holds (webapp/realtime/revoke.py): called as
         # revoke(code, *holder), holder ("seat", token hash) or ("watcher", id) or a prefix.
         self.revoke = revoke or (lambda code, *holder: 0)
-        self.scheduler = scheduler or turns.Scheduler(bot_delay)
+        self.scheduler = scheduler or turns.Scheduler(bot_delay, retry)
         self.deck_source = deck_source
         self.max_tables = max_tables
         self.tokens = TokenIndex()
@@ -143,8 +143,7 @@ class Tables:
             watchers.restore(table, rec["watchers"])
             self._tables[table.code] = table
         for table in self._tables.values():
-            with table.lock:
-                turns.progress(table)
+            turns.resume(table)
 
     def sweep(self, now: float | None = None) -> dict:
         """Close idle tables, let closed ones leave memory, prune old history."""
