@@ -12,11 +12,14 @@ over websockets), then a normal hand played to its end at the same table.
   player's tap is answered 409.
 - Strangers filling the watcher places: bounded per address, a seat's invitation still
   comes in.
+- Many phones making tables: a family still makes one, and look-alike names are refused.
 - The language switch follows only same-site paths.
 The server's log must hold no error and no traceback.
 """
 from __future__ import annotations
 
+import http.client
+import json
 import logging
 import random
 import re
@@ -146,10 +149,14 @@ def test_a_seat_handed_on_closes_the_old_phones_socket(server):
                  allow_redirects=False, timeout=10)
     assert r.status_code == 303
     host, host_csrf = page_phone(base, code, ana)
+    time.sleep(0.3)         # the claim's own push (Ben still holds the seat) has come
+    before_approval = len(old.heard)
     r = host.post(f"{base}/t/{code}/seats/1/approve", data={"csrf_token": host_csrf},
                   allow_redirects=False, timeout=10)
     assert r.status_code == 303
     assert old.closed.wait(3), "the old phone's socket stayed open"
+    time.sleep(0.2)
+    assert old.heard[before_approval:] == [], "pushed after its seat was handed on"
     view(base, code, ben, status=401)
     # Moves go on; the old phone hears none of them.
     heard = len(old.heard)
@@ -213,6 +220,17 @@ def test_an_invitation_link_works_once(server):
     for again in (requests.Session(), mama):               # a second phone, or the same
         assert again.get(url, allow_redirects=False, timeout=10).status_code == 401
     view(base, code, token, status=401)
+    # A token the API gave may be traded through the link once too: then it stops working
+    # and the socket it opened is closed.
+    papa = requests.post(f"{base}/api/tables/{code}/watchers", headers=bearer(ben),
+                         json={"name": "Papa", "behind": True}, timeout=10).json()
+    phone = Phone(base, {"token": papa["token"]})
+    browser = requests.Session()
+    r = browser.get(f"{base}/t/{code}/watch/{papa['token']}", allow_redirects=False, timeout=10)
+    assert r.status_code == 303
+    assert phone.closed.wait(3), "the spent token's socket stayed open"
+    view(base, code, papa["token"], status=401)
+    assert browser.get(f"{base}/t/{code}/watch/view", timeout=10).status_code == 200
     play_to_the_end(base, code, [ana, ben])
 
 
@@ -258,6 +276,45 @@ def test_strangers_cannot_take_the_watcher_places_of_the_seats(server):
                    headers={"HX-Request": "true"}, timeout=10)
     assert r.status_code == 200 and "/watch/" in r.text
     play_to_the_end(base, code, [ana, ben])
+
+
+def create_from(base: str, address: str) -> int:
+    """POST /api/tables from another loopback address (a phone of its own)."""
+    host, port = base.split("//")[1].split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10,
+                                      source_address=(address, 0))
+    body = json.dumps({"game": "tonk", "players": 2})
+    conn.request("POST", "/api/tables", body, {"Content-Type": "application/json"})
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+def test_many_phones_making_tables_leave_room_for_a_family_and_its_names(tmp_path):
+    """Twenty addresses each make tables as fast as they may into a server of 40; a family
+    then makes its own, sits down (a look-alike of a name refused) and plays a hand."""
+    app = create_app({"DATABASE": str(tmp_path / "caps.sqlite3"), "TESTING": True,
+                      "BOT_DELAY": 0, "RATE_LIMIT": None, "SWEEP_SECONDS": 0,
+                      "MAX_TABLES": 40})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{srv.server_port}"
+    try:
+        answers = [create_from(base, f"127.0.1.{i}") for i in range(1, 21) for _ in range(5)]
+        assert answers.count(201) == 80 and answers.count(429) == 20
+        code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 3},
+                             timeout=10).json()["code"]
+        join = lambda name: requests.post(f"{base}/api/tables/{code}/seats",
+                                          json={"name": name}, timeout=10)
+        ana = join("Ana").json()["token"]
+        for look_alike in ("\u0251na", "\ua4eena", "\u13aana", "\u1d00na", "A\u034fna"):
+            r = join(look_alike)
+            assert r.status_code == 400 and "looks the same as" in r.json()["error"]
+        ben, cy = join("Ben").json()["token"], join("Cy").json()["token"]
+        assert play_to_the_end(base, code, [ana, ben, cy])["result"] is not None
+    finally:
+        srv.shutdown()
+        tables_of(app).shutdown()
 
 
 @pytest.mark.parametrize("sneaky", ["/\t/evil.example", "/\n/evil.example", "/\\evil.example",

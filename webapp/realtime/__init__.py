@@ -211,7 +211,7 @@ def on_connect(auth=None):
         guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
     if watching is not None:    # a watcher hears `changed` and fetches its own view
         table, watcher = watching
-        revoke.held(request.sid, table.code, ("watcher", watcher.id))
+        revoke.held(request.sid, table.code, ("watcher", watcher.id, watcher.token_hash))
         join_room(table.code)
         return
     table, seat = found

@@ -1,7 +1,7 @@
 """The sockets each token holds, and closing them the moment that token stops working.
 
-A socket is held by what let it in: ("seat", token hash) or ("watcher", watcher id), at
-one table. When the tables layer revokes something (a seat handed to another phone, a
+A socket is held by what let it in: ("seat", token hash) or ("watcher", watcher id,
+token hash), at one table. When the tables layer revokes something (a seat handed to another phone, a
 watcher ended, a table's watchers when it closes, every socket of a table that left
 memory) it calls `revoke(code, *holder)`, handed down by create_app, and every socket
 whose holder starts with `holder` is disconnected at once: it hears nothing more, not

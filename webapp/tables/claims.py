@@ -94,9 +94,9 @@ def approve(table, seat, by: int | None) -> None:
             turns.progress(table)
         reqs.pop(seat, None)
         version = table.version
-    table._notify(version)
-    if old_hash and old_hash != new_hash:      # the old phone's sockets close now
+    if old_hash and old_hash != new_hash:      # the old phone's sockets close first
         table.revoked("seat", old_hash)
+    table._notify(version)
 
 
 def refuse(table, seat, by: int | None) -> None:

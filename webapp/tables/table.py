@@ -125,8 +125,8 @@ class Table:
             with self.together():
                 self._commit("action", self._action_row(by, {"do": close.do}))
             view, version = self._view(by if by is not None else 0), self.version
-        self._notify(version)
         self.revoked("watcher")     # a closed table's watchers' tokens stop working
+        self._notify(version)
         return view
 
     def connected(self, seat: int, delta: int) -> None:
@@ -232,7 +232,7 @@ class Table:
             st.name, st.token_hash, st.bot, st.ready = was.name, was.token_hash, was.bot, was.ready
         self.pace.missed, self.pace.auto = fresh.pace.missed, fresh.pace.auto
         self.views = {}
-        log.info("table %s: put back as saved, at version %d", self.code, self.version)
+        log.debug("table %s: put back as saved, at version %d", self.code, self.version)
 
     def _commit(self, kind: str, data: dict, hand=None) -> None:
         """Write first, then apply: the same code replays the journal on start-up."""
@@ -243,8 +243,8 @@ class Table:
 
     def revoked(self, *holder) -> None:
         """Close the sockets of what stopped working here: ("seat", token hash), ("watcher",
-        id), ("watcher",) every watcher, nothing: every socket. Called outside the lock,
-        after the phones were told."""
+        id), ("watcher",) every watcher, nothing: every socket. Called once the change is
+        written, before the phones are told of it."""
         if self.revoke is None:
             return
         try:

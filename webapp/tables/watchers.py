@@ -11,7 +11,7 @@ A watcher has its own token (only its hash is kept, in memory and in the store's
 - at most MAX_WATCHERS in all.
 An invitation (the page's "Sit behind me") is a watcher whose token works once: opening
 its link trades it for the watcher's own token (`accept`); until then it reads nothing,
-after that the link is refused. A seat making a new invitation replaces its unused one.
+after that the link is refused. (A token the API gave may be traded so once too.) A seat making a new invitation replaces its unused one.
 The host may end any watcher, a seat the watchers behind it; an ended watcher's token,
 and every watcher's once the table closes, stops working, and its sockets are closed.
 """
@@ -96,24 +96,27 @@ def add(table, name, behind: int | None = None, *, by: int | None = None,
         table.watchers[wid] = watcher
         table.epoch += 1
         version = table.version
-    table._notify(version)      # the host's list of watchers
     if replaced is not None:
         table.revoked("watcher", replaced.id)
+    table._notify(version)      # the host's list of watchers
     return watcher, token
 
 
 def accept(table, token) -> tuple[Watcher, str]:
-    """An invitation's link opened: its token is spent, the watcher's own token is made
-    (shown once, to this browser). A link opened again is refused."""
+    """A watch link opened (`/t/CODE/watch/TOKEN`): its token is spent, and a new one is
+    the watcher's own (shown once, to this browser). An invitation's token, or a token the
+    API gave, works so once: the link opened again is refused, the old token stops
+    working and its sockets are closed."""
     with table.lock:
         table._check_open()
-        found = _match(table, token, pending=True)
+        found = _match(table, token, pending=True) or _match(table, token, pending=False)
         if found is None:
             raise Unauthorized("this invitation was already used, or is no longer valid: "
                                "ask for a new one")
-        fresh = new_token()
+        fresh, spent = new_token(), found.token_hash
         table.store.accept_watcher(table.code, found.id, hash_token(fresh))
         found.token_hash, found.pending = hash_token(fresh), False
+    table.revoked("watcher", found.id, spent)
     return found, fresh
 
 
@@ -163,8 +166,8 @@ def remove(table, wid, by: int | None) -> None:
         del table.watchers[wid]
         table.epoch += 1
         version = table.version
+    table.revoked("watcher", wid)       # its sockets hear nothing more, not even this
     table._notify(version)
-    table.revoked("watcher", wid)       # its sockets hear nothing more
 
 
 def view(table, watcher: Watcher, worded: bool = True) -> dict:
