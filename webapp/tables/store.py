@@ -25,6 +25,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -118,6 +119,9 @@ class Store:
             _private_file(path)
         # One connection shared by every thread, used under a lock: the writes are few and
         # small, and one connection keeps the transactions simple.
+        # Where the file is: a failure to write there while it has no room left is the
+        # full disk, whatever SQLite called it (a -shm file that could not grow: I/O error).
+        self._folder = None if path == ":memory:" else os.path.dirname(os.path.abspath(path))
         self._conn = sqlite3.connect(path, check_same_thread=False)
         # Re-entrant: `together` holds it around several writes, each of which takes it too.
         self._lock = threading.RLock()
@@ -194,9 +198,16 @@ class Store:
             yield
         except sqlite3.Error as e:
             full = getattr(e, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL \
-                or "full" in str(e)
+                or "full" in str(e) or self._no_room()
             log.warning("store: %s was not saved: %s", what, e)
             raise StorageFailed(full) from None
+
+    def _no_room(self) -> bool:
+        """The file's disk has (next to) no room left: under 64 KB free."""
+        try:
+            return self._folder is not None and shutil.disk_usage(self._folder).free < 65536
+        except OSError:
+            return False
 
     @contextlib.contextmanager
     def _tx(self, what: str):
