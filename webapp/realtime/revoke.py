@@ -46,10 +46,11 @@ def revoke(code: str, *holder) -> int:
         released(sid)
         if server is None:
             continue
-        eio_sid = server.manager.eio_sid_from_sid(sid, "/")
-        server.disconnect(sid, namespace="/")       # its disconnect handler runs here
-        if eio_sid is not None:
-            server.eio.disconnect(eio_sid)          # and the connection itself ends
+        # The namespace's DISCONNECT: the socket leaves every room (its disconnect handler
+        # runs here) and the phone's client, told the server ended it, closes the
+        # connection and does not reconnect. Not Engine.IO's own disconnect: it waits for
+        # the connection's writer, which is gone when the client closed first.
+        server.disconnect(sid, namespace="/")
         closed += 1
     if closed:
         log.info("table %s: %d socket(s) closed: their token stopped working", code, closed)
