@@ -131,6 +131,14 @@ def behind(table, seat: int):
                            code=table.code, behind_me=watchers.behind(table, seat))
 
 
+@bp.get("/t/<code>/behind")
+@seated(bearer=False)
+def behind_list(table, seat: int):
+    """The watchers behind the asking seat, each with Remove (its "Sit behind me" sheet)."""
+    return render_template("table/_behind.html", url=None, code=table.code,
+                           behind_me=watchers.behind(table, seat))
+
+
 @bp.get("/t/<code>/watch/qr.svg")
 def qr(code: str) -> Response:
     """The QR code of the watch link, as an image: the host's panel is also rendered for
