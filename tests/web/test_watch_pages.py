@@ -62,6 +62,7 @@ def test_sit_behind_me_makes_a_link_that_shows_that_seats_hand(app, client):
     listed = ben.get(f"/t/{code}/behind", headers=HX).get_data(as_text=True)
     assert "Mama" in listed and f'action="{url}"' in listed        # the sheet's list
     assert 'id="behind-list"' in bens and "/behind" in bens
+    assert app.test_client().get(f"/t/{code}/behind").status_code == 204    # no seat: nothing
     r = ben.post(url, data={"csrf_token": token_of(ben), "slot": "behind"}, headers=HX)
     assert r.status_code == 200 and "Mama" not in r.get_data(as_text=True)
     assert 'name="name"' in mama.get(f"/t/{code}/watch").get_data(as_text=True)

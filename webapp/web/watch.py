@@ -132,9 +132,10 @@ def behind(table, seat: int):
 
 
 @bp.get("/t/<code>/behind")
-@seated(bearer=False)
+@seated(bearer=False, refused=lambda: ("", 204))
 def behind_list(table, seat: int):
-    """The watchers behind the asking seat, each with Remove (its "Sit behind me" sheet)."""
+    """The watchers behind the asking seat, each with Remove (its "Sit behind me" sheet,
+    which loads it with the page: a browser with no seat here is answered nothing)."""
     return render_template("table/_behind.html", url=None, code=table.code,
                            behind_me=watchers.behind(table, seat))
 
