@@ -206,17 +206,23 @@ def on_connect(auth=None):
     watching = _find_watcher(auth) if found is None else None
     if found is None and watching is None:
         raise ConnectionRefusedError("join the table first: this connection has no seat token")
+    table = (found or watching)[0]
+    with table.lock:
+        # Found again under the table's lock, then held (revoke.py): a token revoked in
+        # between is refused here; one revoked from now on closes this socket.
+        again = _find_seat(auth) if found is not None else _find_watcher(auth)
+        if again != (found or watching):
+            raise ConnectionRefusedError("this token stopped working: join the table again")
+        revoke.held(request.sid, table.code,
+                    ("seat", table.seats[found[1]].token_hash) if found is not None else
+                    ("watcher", watching[1].id, watching[1].token_hash))
     guard = current_app.extensions.get("baraha.sockguard")
     if guard is not None:
         guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
     if watching is not None:    # a watcher hears `changed` and fetches its own view
-        table, watcher = watching
-        revoke.held(request.sid, table.code, ("watcher", watcher.id, watcher.token_hash))
         join_room(table.code)
         return
     table, seat = found
-    # Held by this token: handed to another phone, the socket is closed (revoke.py).
-    revoke.held(request.sid, table.code, ("seat", table.seats[seat].token_hash))
     join_room(table.code)
     join_room(seat_room(table.code, seat))
     if isinstance(auth, dict) and auth.get("want") == "partial":
