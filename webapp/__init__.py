@@ -14,6 +14,8 @@ SWEEP_SECONDS (the tables' life cycle: webapp/tables/lifecycle.py), HOST_NAMES (
 NAME.local: `baraha serve --name`), SECRET_KEY (default: generated once and kept beside the database),
 DURABLE_COMMITS (True: each move is fsynced before its answer, so it survives a power cut
 too; False, the default: it survives the server being killed, and answers are faster).
+STORE_RETRY_SECONDS (a bot's or the timer's turn the store could not write, a full disk: tried
+again this often until written).
 """
 from __future__ import annotations
 
