@@ -65,7 +65,7 @@ def main(argv=None) -> int:
     from webapp import create_app
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE": f"{tmp}/evening.sqlite3", "BOT_DELAY": 0,
-                          "RATE_LIMIT": (1e9, 10 ** 9)})
+                          "RATE_LIMIT": (1e9, 10 ** 9), "TABLES_PER_CLIENT": None})
         fresh = resident_kb()
         tables = [Table(app, seed=i, names=[f"T{i}P{s}" for s in range(3)])
                   for i in range(args.tables)]

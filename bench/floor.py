@@ -52,7 +52,7 @@ def capture(path) -> None:
 
     with tempfile.TemporaryDirectory(prefix="baraha-floor-") as folder:
         app = create_app({"DATABASE": f"{folder}/floor.sqlite3", "SWEEP_SECONDS": 0,
-                          "BOT_DELAY": 0, "RATE_LIMIT": (1e6, 1e6)})
+                          "BOT_DELAY": 0, "RATE_LIMIT": (1e6, 1e6), "TABLES_PER_CLIENT": None})
         played = Played(app, seed=3)
         for _ in range(12):         # into the hand: melds on the table, a discard pile
             played.move()

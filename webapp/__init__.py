@@ -8,11 +8,14 @@ BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
 SCHEDULER (tests only: a tables.turns.Scheduler whose clock and timers they move),
 RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
-MAX_TABLES, TABLES_PER_CLIENT, TABLE_IDLE_HOURS, CLOSED_LINGER_SECONDS, HISTORY_DAYS,
+MAX_TABLES, TABLES_PER_CLIENT, TABLE_IDLE_HOURS, EMPTY_TABLE_MINUTES, CLOSED_LINGER_SECONDS,
+HISTORY_DAYS,
 SWEEP_SECONDS (the tables' life cycle: webapp/tables/lifecycle.py), HOST_NAMES (names this server answers to besides its addresses, localhost and
 NAME.local: `baraha serve --name`), SECRET_KEY (default: generated once and kept beside the database),
 DURABLE_COMMITS (True: each move is fsynced before its answer, so it survives a power cut
 too; False, the default: it survives the server being killed, and answers are faster).
+STORE_RETRY_SECONDS (a bot's or the timer's turn the store could not write, a full disk: tried
+again this often until written).
 """
 from __future__ import annotations
 
@@ -72,6 +75,7 @@ def create_app(config: dict | None = None):
     from flask import Flask
 
     from .realtime import init_realtime, notify
+    from .realtime.revoke import revoke
     from .server import hosts
     from .server.pace import init_pace
     from .tables import Tables
@@ -88,12 +92,14 @@ def create_app(config: dict | None = None):
         MAX_CONTENT_LENGTH=16 * 1024,
         RATE_LIMIT=(30.0, 200),     # per client: far above play (a phone makes a few a second)
         MAX_TABLES=500,             # open tables (closed ones are not counted)
-        TABLES_PER_CLIENT=10,       # open tables one client address may have made
+        TABLES_PER_CLIENT=4,        # open tables one client address may have made
+        EMPTY_TABLE_MINUTES=10,     # a table no person sat at is closed this long after
         TABLE_IDLE_HOURS=12,        # an open table with no move for this long is closed
         CLOSED_LINGER_SECONDS=600,  # a closed table stays on its players' screens this long
         HISTORY_DAYS=30,            # closed tables stay in the file this long
         SWEEP_SECONDS=60,           # how often the above are applied (0: never on its own)
         DURABLE_COMMITS=False,      # True: fsync every move before answering (store.py)
+        STORE_RETRY_SECONDS=5,      # a bot's or the timer's turn the store refused: again
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )
@@ -104,14 +110,16 @@ def create_app(config: dict | None = None):
         app.config["SECRET_KEY"] = _secret_key(app.config["DATABASE"])
 
     tables = Tables(Store(app.config["DATABASE"], durable=bool(app.config["DURABLE_COMMITS"])),
-                    notify=notify,
+                    notify=notify, revoke=revoke,
                     bot_delay=float(app.config["BOT_DELAY"]),
                     scheduler=app.config.get("SCHEDULER"),
                     deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"],
                     per_client=app.config["TABLES_PER_CLIENT"],
                     idle=float(app.config["TABLE_IDLE_HOURS"]) * 3600,
+                    empty=float(app.config["EMPTY_TABLE_MINUTES"]) * 60,
                     linger=float(app.config["CLOSED_LINGER_SECONDS"]),
-                    history=float(app.config["HISTORY_DAYS"]) * 86400)
+                    history=float(app.config["HISTORY_DAYS"]) * 86400,
+                    retry=float(app.config["STORE_RETRY_SECONDS"]))
     app.extensions["baraha.tables"] = tables
     init_pace(app)      # requests, sockets and nudges: one rate limiter
 

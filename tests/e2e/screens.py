@@ -156,7 +156,7 @@ def main(out: Path, extra: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         decks = {}
         tongits = ([parse(c) for c in doc["deal"]["deck"]], doc["dealer"])
-        app = create_app({"DATABASE": str(Path(tmp) / "screens.sqlite3"), "BOT_DELAY": 0, "TESTING": True,
+        app = create_app({"DATABASE": str(Path(tmp) / "screens.sqlite3"), "BOT_DELAY": 0, "TESTING": True, "TABLES_PER_CLIENT": None,
                           "DECK_SOURCE": lambda code, n: decks.get(code, tongits) if n == 1 else None})
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -31,7 +31,7 @@ def deck_source(scenario: dict):
 
 
 def build(db: str, scenario: dict | None, names=()):
-    return create_app({"DATABASE": db, "BOT_DELAY": 0, "TESTING": True, "HOST_NAMES": list(names),
+    return create_app({"DATABASE": db, "BOT_DELAY": 0, "TESTING": True, "TABLES_PER_CLIENT": None, "HOST_NAMES": list(names),
                        "DECK_SOURCE": deck_source(scenario) if scenario else None})
 
 

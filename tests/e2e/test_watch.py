@@ -99,3 +99,18 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     expect(ana.locator("#watch-details .watchers li")).to_have_count(1)
     lola.reload()
     expect(lola.locator("input[name=name]")).to_be_visible()     # asked to join again
+
+    # The link worked once: opened again, it is refused.
+    again = mama.context.browser.new_context().new_page()
+    answer = again.goto(link)
+    assert answer.status == 401 and "already used" in again.content()
+    again.context.close()
+    # Ben ends Mama from his own phone: his sheet lists who sits behind him.
+    ben.reload()
+    ben.locator("[data-open=sit-behind-sheet]").click()
+    expect(ben.locator("#behind-list li")).to_have_count(1)
+    expect(ben.locator("#behind-list li")).to_contain_text("Mama")
+    ben.locator("#behind-list li button").click()
+    expect(ben.locator("#behind-list li")).to_have_count(0)
+    mama.reload()
+    expect(mama.locator("input[name=name]")).to_be_visible()     # asked to join again

@@ -593,11 +593,12 @@ class Game:
                                               json_body={"name": "Mama", "behind": True}),
                             "POST watcher behind")
             assert r.status == 201, r.body
-            behind.token = r.json["token"]
-            self.secrets.add(behind.token)
-            r = behind.got(behind.http.call("GET", f"/t/{code}/watch/{behind.token}"),
+            self.secrets.add(r.json["token"])
+            r = behind.got(behind.http.call("GET", f"/t/{code}/watch/{r.json['token']}"),
                            "GET invitation")
             assert r.status == 303, r.body[:300]
+            # The link works once: its token is spent, the cookie holds the watcher's own.
+            behind.token = behind.http.cookie(f"baraha_w_{code}")
             self.watchers.append(behind)
         for w in self.watchers:
             self.secrets.add(w.token)

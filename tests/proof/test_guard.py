@@ -156,6 +156,11 @@ def test_a_private_use_name_cannot_break_anyones_answers(app):
     ("Ana", "ana"), ("Ana", "\u0410na"), ("Ana", "An\u0430"), ("Ana", "A\u200bna"),
     ("Ana", "\uff21na"), ("Paolo", "Pa0lo"), ("Ian", "lan"), ("José", "Jose"),
     ("Ana Lopez", "Ana  Lopez"),
+    # Unicode's confusable skeletons (UTS #39): other scripts' letters, small capitals,
+    # marks that draw nothing.
+    ("Ana", "\u0251na"), ("Ana", "\ua4eena"), ("Ana", "\u13aana"), ("Ana", "\u1d00na"),
+    ("Ben", "\u0299\u1d07\u0274"), ("Ben", "\u0412en"), ("Ana", "A\u034fna"),
+    ("Ana", "An\ufe00a"), ("Ana", "A\U000e0100na"), ("Ben", "\ua4d0en"),
 ])
 def test_look_alike_names_at_one_table_are_refused(app, first, second):
     client = app.test_client()
@@ -163,6 +168,19 @@ def test_look_alike_names_at_one_table_are_refused(app, first, second):
     assert client.post(f"/api/tables/{code}/seats", json={"name": first}).status_code == 201
     r = client.post(f"/api/tables/{code}/seats", json={"name": second})
     assert r.status_code == 400 and "looks the same as" in r.json["error"]
+
+
+def test_names_are_counted_as_people_see_them_and_a_pile_of_marks_is_refused(app):
+    client = app.test_client()
+    code = client.post("/api/tables", json={"game": "tonk", "players": 3}).json["code"]
+    join = lambda name: client.post(f"/api/tables/{code}/seats", json={"name": name})
+    buried = join("A" + "\u0301\u0300\u0302\u0303\u0304\u0306" * 3 + "na")
+    assert buried.status_code == 400 and "marks on one letter" in buried.json["error"]
+    # 24 letters, each with two accents (typed decomposed), is 24 characters long.
+    assert join("e\u0301\u0323" * 24).status_code == 201
+    r = join("o\u0301\u0323" * 25)
+    assert r.status_code == 400 and "1 to 24 characters" in r.json["error"]
+    assert join("Lola \U0001f475\U0001f3fd\u2764\ufe0f").status_code == 201
 
 
 @pytest.mark.parametrize("label", ["You", "you", "Y\u043eu", "Seat 2", "\u0405eat 2", "seat10",

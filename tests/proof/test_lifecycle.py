@@ -60,10 +60,38 @@ def test_the_cap_counts_open_tables_only_and_a_closed_one_frees_its_place(make):
     app = make(MAX_TABLES=3, TABLES_PER_CLIENT=None)
     client = app.test_client()
     codes = [create(client).json["code"] for _ in range(3)]
-    assert create(client).status_code == 429
-    token = client.post(f"/api/tables/{codes[0]}/seats", json={"name": "Ana"}).json["token"]
+    tokens = [client.post(f"/api/tables/{c}/seats", json={"name": "Ana"}).json["token"]
+              for c in codes]
+    assert create(client).status_code == 429        # each has a person: none gives way
+    token = tokens[0]
     client.post(f"/api/tables/{codes[0]}/close", headers={"Authorization": f"Bearer {token}"})
     assert create(client).status_code == 201
+
+
+def test_the_caps_fit_a_family(make):
+    """Four open tables per phone; tables nobody sat at are closed within minutes, and
+    first of all when the server is full, so a flood of them never keeps a family out."""
+    app = make(MAX_TABLES=40)           # the default caps otherwise
+    client = app.test_client()
+    answers = [create(client, f"10.0.{i // 10}.{i % 10}").status_code
+               for i in range(20) for _ in range(5)]
+    # Each address makes four, then 429; past forty, each new one closes the oldest.
+    assert answers.count(201) == 80 and answers.count(429) == 20
+    assert sum(not t.closed for t in tables_of(app).all()) == 40
+    # The server is full of tables nobody joined: a family's new table still comes in,
+    # and so does the next, each closing the oldest empty one.
+    for _ in range(2):
+        r = create(client, "192.168.1.20")
+        assert r.status_code == 201
+        token = client.post(f"/api/tables/{r.json['code']}/seats", json={"name": "Ana"}).json["token"]
+    assert client.get(f"/api/tables/{r.json['code']}",
+                      headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    # Ten minutes on, every table nobody sat at is closed; the family's stay open.
+    tables = tables_of(app)
+    out = tables.sweep(time.time() + 10 * 60 + 1)
+    assert out["empty_closed"] == 38
+    assert sorted(t.code for t in tables.all() if not t.closed) == sorted(
+        t.code for t in tables.all() if t.host is not None)
 
 
 def test_an_idle_table_is_closed_then_leaves_memory_and_is_not_replayed(make):
@@ -72,6 +100,7 @@ def test_an_idle_table_is_closed_then_leaves_memory_and_is_not_replayed(make):
     tables = tables_of(app)
     idle_code, busy_code = create(client).json["code"], create(client).json["code"]
     token = client.post(f"/api/tables/{idle_code}/seats", json={"name": "Ana"}).json["token"]
+    app.test_client().post(f"/api/tables/{busy_code}/seats", json={"name": "Ben"})
     pushed = []
     tables.notify = lambda code, version, skip=None: pushed.append(code)
     for t in tables.all():

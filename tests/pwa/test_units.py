@@ -29,7 +29,7 @@ ICONS = ROOT / "static" / "icons"
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"DATABASE": str(tmp_path / "baraha.sqlite3"), "TESTING": True,
-                      "BOT_DELAY": 0, "RATE_LIMIT": None})
+                      "BOT_DELAY": 0, "RATE_LIMIT": None, "TABLES_PER_CLIENT": None})
     yield app
     tables_of(app).shutdown()
 

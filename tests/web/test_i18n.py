@@ -353,6 +353,13 @@ def test_the_picker_refuses_other_sites_and_unknown_languages(client):
     assert r.headers["Location"] == "/"
     r = client.post("/lang", data={"csrf_token": token, "lang": "en", "next": "https://evil.test/"})
     assert r.headers["Location"] == "/"
+    # Browsers drop tabs and line breaks and read "\\" as "/": each of these is "//evil.test".
+    for sneaky in ("/\t/evil.test", "/\n/evil.test", "/\r\n/evil.test", "/\\evil.test",
+                   "/ /evil.test", "\t//evil.test", "/\u3000/evil.test"):
+        r = client.post("/lang", data={"csrf_token": token, "lang": "en", "next": sneaky})
+        assert r.headers["Location"] == "/", sneaky
+    r = client.post("/lang", data={"csrf_token": token, "lang": "en", "next": "/t/ABCD?x=1#y"})
+    assert r.headers["Location"] == "/t/ABCD?x=1#y"
     assert client.post("/lang", data={"csrf_token": token, "lang": "xx"}).status_code == 400
     assert client.post("/lang", data={"lang": "en"}).status_code == 403     # no token
 

@@ -39,6 +39,33 @@ def test_sit_behind_me_makes_a_link_that_shows_that_seats_hand(app, client):
     hand = tables_of(app).get(code).view(1)["hand"]
     assert all(f'data-card="{c}"' in page for c in hand) and 'class="act' not in page
     assert 'id="sit-behind"' not in page
+    # The link works once: opened again (another phone, or the same) it is refused, and its
+    # token was never the watcher's own (not as a Bearer, not as a cookie).
+    path = link.split("localhost", 1)[1]
+    token = path.rsplit("/", 1)[1]
+    assert app.test_client().get(path).status_code == 401
+    assert mama.get(path).status_code == 401
+    auth = {"Authorization": f"Bearer {token}"}
+    assert app.test_client().get(f"/api/tables/{code}", headers=auth).status_code == 401
+    # A new invitation's token is refused before its link is opened too.
+    r = ben.post(f"/t/{code}/behind", data={"name": "Papa", "csrf_token": token_of(ben)},
+                 headers=HX)
+    fresh = re.search(r'href="http[^"]+/watch/([^"]+)"', r.get_data(as_text=True)).group(1)
+    auth = {"Authorization": f"Bearer {fresh}"}
+    assert app.test_client().get(f"/api/tables/{code}", headers=auth).status_code == 401
+    # Ben ends Mama from his own phone; her page asks for a name again.
+    html = r.get_data(as_text=True)
+    mamas = next(w for w in ben.get(f"/api/tables/{code}/watchers").json["watchers"]
+                 if w["name"] == "Mama")
+    url = f"/t/{code}/watchers/{mamas['id']}/remove"
+    assert f'action="{url}"' in html
+    listed = ben.get(f"/t/{code}/behind", headers=HX).get_data(as_text=True)
+    assert "Mama" in listed and f'action="{url}"' in listed        # the sheet's list
+    assert 'id="behind-list"' in bens and "/behind" in bens
+    assert app.test_client().get(f"/t/{code}/behind").status_code == 204    # no seat: nothing
+    r = ben.post(url, data={"csrf_token": token_of(ben), "slot": "behind"}, headers=HX)
+    assert r.status_code == 200 and "Mama" not in r.get_data(as_text=True)
+    assert 'name="name"' in mama.get(f"/t/{code}/watch").get_data(as_text=True)
 
 
 def test_the_host_lists_watchers_with_a_qr_code_and_removes_one(app, client):

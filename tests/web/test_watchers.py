@@ -45,18 +45,54 @@ def test_behind_a_seat_only_with_that_seats_token(api):
     assert api.view(code, ana)["version"] == view["version"]
 
 
-def test_watchers_off_at_most_twenty_and_the_host_removes_one(api):
+def stranger(api, address):
+    """A phone with no seat here, on its own address."""
+    phone = api.client.application.test_client()
+    phone.environ_base["REMOTE_ADDR"] = address
+    return phone
+
+
+def test_watchers_off_and_the_host_or_the_seat_behind_ends_one(api):
     off = api.create("tonk", 2, options={"watchers": False})
     assert "watchers" in watcher(api, off, status=403)["error"]
     code = api.create("tonk", 2)
     ana, ben = api.join(code, "Ana"), api.join(code, "Ben")
-    made = [watcher(api, code, f"W{i}") for i in range(20)]
-    watcher(api, code, "Late", status=409)
-    r = api.client.delete(f"/api/tables/{code}/watchers/{made[0]['id']}", headers=bearer(ben))
+    lola = watcher(api, code, "Lola", headers=bearer(ana))
+    mama = watcher(api, code, "Mama", headers=bearer(ben), behind=True)
+    # Ben is not the host: Lola is not his to end; Mama sits behind him: his to end.
+    r = api.client.delete(f"/api/tables/{code}/watchers/{lola['id']}", headers=bearer(ben))
     assert r.status_code == 403
-    r = api.client.delete(f"/api/tables/{code}/watchers/{made[0]['id']}", headers=bearer(ana))
-    assert r.status_code == 200 and len(r.json["watchers"]) == 19
-    api.view(code, made[0]["token"], status=401)
+    r = api.client.delete(f"/api/tables/{code}/watchers/{mama['id']}", headers=bearer(ben))
+    assert r.status_code == 200 and [w["name"] for w in r.json["watchers"]] == ["Lola"]
+    api.view(code, mama["token"], status=401)
+    r = api.client.delete(f"/api/tables/{code}/watchers/{lola['id']}", headers=bearer(ana))
+    assert r.status_code == 200 and r.json["watchers"] == []
+    api.view(code, lola["token"], status=401)
+    r = api.client.delete(f"/api/tables/{code}/watchers/{lola['id']}", headers=bearer(ana))
+    assert r.status_code == 404
+
+
+def test_strangers_cannot_fill_the_places_kept_for_the_seats(api):
+    code = api.create("tongits", 3)
+    tokens = [api.join(code, n) for n in ("Ana", "Ben", "Cy")]
+    before = api.view(code, tokens[0])["version"]
+    # One address: two open watchers, then refused; twenty addresses: eight in all.
+    one = stranger(api, "10.0.0.1")
+    for name in ("W1", "W2"):
+        assert one.post(f"/api/tables/{code}/watchers", json={"name": name}).status_code == 201
+    r = one.post(f"/api/tables/{code}/watchers", json={"name": "W3"})
+    assert r.status_code == 409 and "this phone already watches" in r.json["error"]
+    answers = [stranger(api, f"10.0.1.{i}").post(f"/api/tables/{code}/watchers",
+                                                json={"name": f"S{i}"}).status_code
+               for i in range(20)]
+    assert answers.count(201) == 6 and set(answers) == {201, 409}
+    # Every seat still invites two behind it, and the host one more who sits behind nobody.
+    for token in tokens:
+        for name in ("Mama", "Papa"):
+            watcher(api, code, name, headers=bearer(token), behind=True)
+        watcher(api, code, "Tita", headers=bearer(token), behind=True, status=409)
+    watcher(api, code, "Lolo", headers=bearer(tokens[0]))
+    assert api.view(code, tokens[0])["version"] == before      # watchers are not moves
 
 
 def test_a_restart_keeps_the_watchers_and_forgets_the_removed(make_app):
@@ -87,7 +123,8 @@ def test_a_code_made_again_or_pruned_takes_no_watchers_along(tmp_path):
     assert [t["watchers"] for t in st.load_all()] == [[]]
     st.add_watcher("ABCD", "w2", "Ben", "h2", 1)
     assert [t["watchers"] for t in st.load_all()] == [
-        [{"id": "w2", "name": "Ben", "token_hash": "h2", "behind": 1}]]
+        [{"id": "w2", "name": "Ben", "token_hash": "h2", "behind": 1, "pending": False,
+          "addr": None}]]
     st.add_action("ABCD", 1, 0, None, {"do": "close"}, "r2", closed=4.0)
     assert st.prune(before=5.0) == 2
     st.close()

@@ -20,7 +20,7 @@ from ..server.hosts import same_origin
 from ..server.pace import pace_of
 from ..tables import tables_of, watchers
 from ..web.seats import COOKIE_PREFIX, cookie_name, seat_tokens, watch_cookie  # noqa: F401 (tests name them here)
-from . import deflate
+from . import deflate, revoke
 from .sockguard import Guard
 
 
@@ -162,18 +162,17 @@ def _find_seat(auth):
 
 
 def _find_watcher(auth):
-    """The table a watcher's token (auth) or watch cookie (`baraha_w_<CODE>`) watches."""
+    """(table, watcher) of a watcher's token (auth) or watch cookie (`baraha_w_<CODE>`)."""
     tables = tables_of(current_app)
     auth = auth if isinstance(auth, dict) else {}
     try:
         if isinstance(auth.get("token"), str):
-            found = watchers.find_any(tables, auth["token"])
-            return found[0] if found else None
+            return watchers.find_any(tables, auth["token"])
         code = auth.get("code")
         if isinstance(code, str) and len(code) <= 8:
             table = tables.get(code)
-            return table if watchers.find(table, request.cookies.get(watch_cookie(table.code))) \
-                else None
+            watcher = watchers.find(table, request.cookies.get(watch_cookie(table.code)))
+            return (table, watcher) if watcher is not None else None
     except Exception:       # no such table, a malformed auth: refused like any other
         return None
     return None
@@ -189,11 +188,21 @@ def on_connect(auth=None):
     watching = _find_watcher(auth) if found is None else None
     if found is None and watching is None:
         raise ConnectionRefusedError("join the table first: this connection has no seat token")
+    table = (found or watching)[0]
+    with table.lock:
+        # Found again under the table's lock, then held (revoke.py): a token revoked in
+        # between is refused here; one revoked from now on closes this socket.
+        again = _find_seat(auth) if found is not None else _find_watcher(auth)
+        if again != (found or watching):
+            raise ConnectionRefusedError("this token stopped working: join the table again")
+        revoke.held(request.sid, table.code,
+                    ("seat", table.seats[found[1]].token_hash) if found is not None else
+                    ("watcher", watching[1].id, watching[1].token_hash))
     guard = current_app.extensions.get("baraha.sockguard")
     if guard is not None:
         guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
     if watching is not None:    # a watcher hears `changed` and fetches its own view
-        join_room(watching.code)
+        join_room(table.code)
         return
     table, seat = found
     join_room(table.code)
@@ -208,6 +217,7 @@ def on_connect(auth=None):
 
 @socketio.on("disconnect")
 def on_disconnect(*_reason):
+    revoke.released(request.sid)
     with _lock:
         found = _sockets.pop(request.sid, None)
     if found:

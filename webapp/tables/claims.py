@@ -3,8 +3,12 @@ seat a bot plays asks for it back; the host approves.
 
 A claim gets its own new token at once (shown once, to the new phone; only its hash is
 kept, here, in memory). Approved, it becomes the seat's token: the old phone's token is
-revoked (the seat row is journaled with the new hash, so a restart keeps it). Pending
-requests are not journaled: after a restart a phone asks again.
+revoked (the seat row is journaled with the new hash, so a restart keeps it) and its
+sockets are closed. Asking, and refusing, are not moves: they write nothing to the
+journal and leave the version alone (a player's tap is never refused as stale because
+someone asked for a seat); the phones are told, and every page is drawn again.
+Pending requests live in memory only: after a restart a phone asks again. At most
+MAX_REFUSALS refusals wait to be told; the web layer paces claims per address.
 """
 from __future__ import annotations
 
@@ -15,12 +19,12 @@ from .seats import hash_token, new_token
 from . import turns
 
 
-def _shown(table, seat: int) -> int:
-    """A request moves the version, so that every phone (the host's) redraws: the seat's row
-    again, unchanged (harmless on replay); then bots go on (their timer waits on a version)."""
-    st = table.seats[seat]
-    table._commit("seat", {"seat": seat, "name": st.name, "token_hash": st.token_hash, "bot": st.bot})
-    turns.progress(table)
+MAX_REFUSALS = 32      # refusals not yet told to their asker; the oldest is forgotten first
+
+
+def _shown(table) -> int:
+    """A request or a refusal is not a move: the version stays; the host's page is drawn
+    again when the phones are told."""
     return table.version
 
 
@@ -45,7 +49,7 @@ def claim(table, seat) -> str:
             raise Conflict(f"seat {seat} has no person to give back: join a free seat instead")
         token = new_token()
         table.seat_requests[seat] = hash_token(token)
-        version = _shown(table, seat)
+        version = _shown(table)
     table._notify(version)
     return token
 
@@ -66,7 +70,7 @@ def ask_back(table, seat: int) -> None:
             raise Illegal("you are playing your seat yourself: there is nothing to ask back")
         table.seat_requests.setdefault(seat, None)
         table.seat_refusals.pop(("back", seat), None)
-        version = _shown(table, seat)
+        version = _shown(table)
     table._notify(version)
 
 
@@ -80,11 +84,17 @@ def approve(table, seat, by: int | None) -> None:
         reqs = table.seat_requests
         if seat not in reqs:
             raise Illegal(f"nobody asked for seat {seat + 1}")
-        new_hash = reqs.pop(seat) or table.seats[seat].token_hash
         st = table.seats[seat]
-        table._commit("seat", {"seat": seat, "name": st.name, "token_hash": new_hash, "bot": None})
-        turns.progress(table)
+        old_hash = st.token_hash
+        new_hash = reqs[seat] or old_hash
+        with table.together():
+            table._commit("seat", {"seat": seat, "name": st.name, "token_hash": new_hash,
+                                   "bot": None})
+            turns.progress(table)
+        reqs.pop(seat, None)
         version = table.version
+    if old_hash and old_hash != new_hash:      # the old phone's sockets close first
+        table.revoked("seat", old_hash)
     table._notify(version)
 
 
@@ -95,6 +105,9 @@ def refuse(table, seat, by: int | None) -> None:
         reqs = table.seat_requests
         if seat in reqs:        # the asker is told (its join page, or its own table)
             asked = reqs.pop(seat)
-            table.seat_refusals[asked if asked is not None else ("back", seat)] = seat
-        version = _shown(table, seat)
+            refusals = table.seat_refusals
+            refusals[asked if asked is not None else ("back", seat)] = seat
+            while len(refusals) > MAX_REFUSALS:
+                del refusals[next(iter(refusals))]
+        version = _shown(table)
     table._notify(version)

@@ -82,3 +82,19 @@ class TooMany(WebError):
     status = 429
     default = "too many requests: wait a moment and try again"
     headers = {"Retry-After": "1"}
+
+
+class StorageFailed(WebError):
+    """The store could not write: nothing of it was kept, nothing in memory changed. 507
+    when the disk (or the file's size limit) is full, 503 for any other failure to write."""
+    status = 503
+    default = ("the server could not save this (its storage failed), so nothing changed: "
+               "try again in a moment")
+    headers = {"Retry-After": "5"}
+
+    def __init__(self, full: bool):
+        super().__init__("the server's disk is full, so this was not saved and nothing "
+                         "changed: free some space on the server, then try again"
+                         if full else None, code="disk_full" if full else "storage_failed")
+        self.full = full
+        self.status = 507 if full else 503

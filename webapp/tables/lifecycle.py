@@ -2,6 +2,9 @@
 
 - An open table with no version change for `idle` seconds (12 h by default) is closed, as
   if its host had closed it (a close row in its log; the phones are told).
+- An open table at which no person ever sat is closed `empty` seconds after it was made
+  (10 minutes by default), and at once when the server is at its cap of open tables and
+  someone makes a new one (the oldest such table first).
 - A closed table (by its host, or idle) stays in memory `linger` seconds so that its
   players see the last hand and "closed" (410); then it leaves memory, its seats' tokens
   and its code with it. It is never replayed at start-up.
@@ -16,7 +19,7 @@ import logging
 import threading
 import time
 
-from .errors import WebError
+from .errors import StorageFailed, WebError
 
 log = logging.getLogger("baraha")
 
@@ -25,15 +28,20 @@ _threads: dict[int, tuple[threading.Thread, threading.Event]] = {}
 
 
 def at_start(tables, now: float) -> None:
-    closed = tables.store.close_idle(now - tables.idle, now)
-    pruned = tables.store.prune(now - tables.history)
+    try:
+        closed = tables.store.close_idle(now - tables.idle, now)
+        pruned = tables.store.prune(now - tables.history)
+    except StorageFailed:       # a full disk: the sweep does it later (one line logged)
+        return
     if closed or pruned:
         log.info("start-up: %d idle tables closed, %d old tables pruned", closed, pruned)
 
 
 def sweep(tables, now: float) -> dict:
-    idle = closed = 0
+    idle = closed = empty = 0
     for table in tables.all():
+        if not table.closed and table.host is None and now - table.created >= tables.empty:
+            empty += close_empty(table)
         if not table.closed and now - table.touched >= tables.idle:
             try:
                 table.close()       # by nobody: the server, after the idle time
@@ -49,7 +57,21 @@ def sweep(tables, now: float) -> dict:
                 tables.forget(table)
                 closed += 1
     pruned = tables.store.prune(now - tables.history)
-    return {"idle_closed": idle, "left_memory": closed, "pruned": pruned}
+    return {"idle_closed": idle, "empty_closed": empty, "left_memory": closed,
+            "pruned": pruned}
+
+
+def close_empty(table) -> int:
+    """Close a table no person sat at (1), unless someone sat down or it closed meanwhile."""
+    try:
+        with table.lock:
+            if table.host is not None:
+                return 0
+            table.close()
+    except WebError:        # closed meanwhile
+        return 0
+    log.info("table %s closed: nobody sat at it", table.code)
+    return 1
 
 
 def start(tables, every: float = SWEEP_SECONDS) -> None:
@@ -60,6 +82,8 @@ def start(tables, every: float = SWEEP_SECONDS) -> None:
         while not done.wait(every):
             try:
                 sweep(tables, time.time())
+            except StorageFailed:   # a full disk: logged in one line; the next sweep tries
+                pass
             except Exception:       # a failed sweep must not end the next ones
                 log.exception("table sweep failed")
 

@@ -2,72 +2,65 @@
 
 `clean(name)` normalizes a typed name (NFKC), drops what nobody can see or what rearranges
 text (control, format, private-use, unassigned characters, fillers like U+3164 and
-U+2800), squeezes spaces, and refuses a name that is empty after that, too long, or reads
-like a label the screen gives ("You", "Seat 2", "Host", "Bot"). `clash(name, others)` says
-which other name at the table it cannot be told apart from: case folded and look-alikes
-mapped to one letter (`skeleton`). The result holds only letters, marks, numbers,
-punctuation, symbols and plain spaces, so no later formatting step (regexes, templates,
-log lines) meets a character it was not written for.
+U+2800, default-ignorable marks that draw nothing: the grapheme joiner, variation
+selectors other than an emoji's own), squeezes spaces, and refuses a name that is empty
+after that, too long (NAME_MAX as people see it: grapheme clusters, counted by the `regex`
+package's \\X), with more than MARKS_PER_LETTER combining marks on one letter (a letter
+buried under a pile of accents), or that reads like a label the screen gives ("You",
+"Seat 2", "Host", "Bot"). The result holds only letters, marks, numbers, punctuation,
+symbols and plain spaces, so no later formatting step (regexes, templates, log lines)
+meets a character it was not written for.
 
-The look-alike table is our own compact one (Cyrillic and Greek letters that look like
-Latin ones, and digit/letter pairs like 0/O, 1/l): the usual attack at a family table is
-"Аna" with a Cyrillic А; Unicode's full confusables list (UTS #39) has no small, well-kept
-package on PyPI.
+`clash(name, others)` says which other name at the table it cannot be told apart from:
+both compared by their skeleton (`skeleton`), Unicode's confusable skeleton of UTS #39
+(each character mapped to the prototype its confusables.txt gives, as the
+`confusable-homoglyphs` package ships it), with small capitals read as capitals, case
+folded and accents off, so that "Ana" and "ɑna" (a Latin alpha), "ꓮna" (Lisu),
+"Ꭺna" (Cherokee), "ᴀna" (a small capital) and "Pa0lo"/"Paolo" are one name.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
+import regex
+
 from .errors import BadRequest
 
-NAME_MAX = 24      # characters as people see them (seen_length), not code points or UTF-16 units
+NAME_MAX = 24       # characters as people see them (grapheme clusters)
+MARKS_PER_LETTER = 4    # combining marks one letter may carry (Vietnamese needs two)
 # Letters that draw nothing (Hangul fillers, Braille blank, ...): categories say "letter"
 # or "symbol", but on screen they are empty.
 BLANKS = set("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
 DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+# Marks that draw nothing (default ignorable, though their category says "mark"): the
+# grapheme joiner, Mongolian free variation selectors, variation selectors. An emoji's own
+# text or emoji presentation selector (U+FE0E, U+FE0F after a symbol) is kept.
+IGNORED_MARKS = re.compile("[\u034f\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+EMOJI_STYLE = "\ufe0e\ufe0f"
 # The screen's own words for a seat: a player named so would pass for another label.
 RESERVED = re.compile(r"^(you|me|host|bot|free|nobody|the side pot|seat\s*\d+|player\s*\d+)$")
 LABELLIKE = re.compile(r"\bseat\s*\d|\((you|bot|host)\)")
-
-# Look-alikes, folded to the Latin letter they pass for (after casefold).
-_LOOKS = {
-    # Cyrillic
-    "а": "a", "в": "b", "с": "c", "ԁ": "d", "е": "e", "ё": "e", "һ": "h", "і": "i", "ї": "i",
-    "ј": "j", "к": "k", "ӏ": "l", "м": "m", "н": "h", "о": "o", "р": "p", "ԛ": "q", "г": "r",
-    "ѕ": "s", "т": "t", "ц": "u", "ѵ": "v", "ԝ": "w", "х": "x", "у": "y", "ү": "y", "з": "3",
-    "ь": "b", "п": "n", "л": "n", "и": "u", "ԍ": "g", "ɡ": "g",
-    # Greek
-    "α": "a", "β": "b", "ϲ": "c", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v",
-    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ω": "w", "μ": "u",
-    "ζ": "z", "ϳ": "j", "ѡ": "w",
-    # Latin letters with another shape of the same look
-    "ı": "l", "ł": "l", "ɩ": "l", "ʟ": "l", "ß": "ss", "ſ": "s",
-}
-# Digits and letters that pass for one another (not for the labels' check: "Seat 1").
-_DIGITS = {"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "$": "s", "@": "a"}
-_LETTERS = str.maketrans(_LOOKS)
-_ALL = str.maketrans({**_LOOKS, **_DIGITS})
+GRAPHEME = regex.compile(r"\X")
 
 
 def seen_length(name: str) -> int:
-    """How many characters people see (Unicode's grapheme clusters, closely enough for a
-    name): a letter with its accents is one, an emoji with its skin tone or its variation
-    selector is one, a flag (two regional indicators) is one."""
-    n, half_flag = 0, False
-    for ch in name:
-        o = ord(ch)
-        if unicodedata.category(ch)[0] == "M" or 0xFE00 <= o <= 0xFE0F or 0x1F3FB <= o <= 0x1F3FF \
-                or o == 0x200D or 0xE0020 <= o <= 0xE007F:
+    """How many characters people see: Unicode's extended grapheme clusters (a letter with
+    its accents is one, an emoji with its skin tone or its variation selector is one, a
+    flag is one)."""
+    return len(GRAPHEME.findall(name))
+
+
+def _visible(text: str) -> str:
+    """Without the marks that draw nothing (an emoji's presentation selector stays)."""
+    out = []
+    for i, ch in enumerate(text):
+        if IGNORED_MARKS.match(ch) and not (ch in EMOJI_STYLE and i and
+                                            unicodedata.category(text[i - 1]) == "So"):
             continue
-        if 0x1F1E6 <= o <= 0x1F1FF:
-            half_flag = not half_flag
-            if not half_flag:
-                continue
-        else:
-            half_flag = False
-        n += 1
-    return n
+        out.append(ch)
+    return "".join(out)
 
 
 def clean(name) -> str:
@@ -84,14 +77,19 @@ def clean(name) -> str:
             kept.append(" ")        # every kind of space or line break is a plain space
         elif cat not in DROP_CATEGORIES and ch not in BLANKS:
             kept.append(ch)
-    name = re.sub(" +", " ", "".join(kept)).strip()
+    name = re.sub(" +", " ", _visible("".join(kept))).strip()
     # NFKC again: dropping a joiner can leave a sequence that composes.
     name = unicodedata.normalize("NFKC", name)
     if not name or all(unicodedata.category(ch)[0] in "MZ" for ch in name):
         raise BadRequest("name: type a name people can see (it was empty, or only "
                          "invisible characters)")
-    if seen_length(name) > NAME_MAX:
+    letters = GRAPHEME.findall(name)
+    if len(letters) > NAME_MAX:
         raise BadRequest(f"name: must be 1 to {NAME_MAX} characters long")
+    if any(sum(unicodedata.category(ch)[0] == "M" for ch in g) > MARKS_PER_LETTER
+           for g in letters):
+        raise BadRequest(f"name: at most {MARKS_PER_LETTER} accents or marks on one letter, "
+                         "so that every letter can be read")
     label = skeleton(name, digits=False)
     if RESERVED.match(label) or LABELLIKE.search(label):
         raise BadRequest(f'name: "{name}" reads like a label the screen uses ("You", '
@@ -99,11 +97,44 @@ def clean(name) -> str:
     return name
 
 
+@functools.lru_cache(maxsize=4096)
+def _glyphs(ch: str) -> tuple[str, ...]:
+    """What UTS #39's confusables.txt pairs `ch` with: its prototype, or, for a prototype,
+    the characters mapped to it."""
+    from confusable_homoglyphs import confusables       # 900 KB of data: when first needed
+    found = confusables.is_confusable(ch, greedy=True)
+    return tuple(h["c"] for h in found[0]["homoglyphs"]) if found else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def prototype(ch: str) -> str:
+    """The character `ch` is confusable with in UTS #39's skeletons, then a small capital
+    read as its capital ("ᴀ" and "ꭺ" -> "A")."""
+    glyphs = _glyphs(ch)
+    proto = ch
+    if len(glyphs) == 1 and len(glyphs[0]) == 1:
+        other = glyphs[0]
+        back = _glyphs(other)
+        # `ch` maps to `other` when `other` is the prototype of several; two characters
+        # that only name each other are one class: the lower code point stands for both.
+        proto = other if len(back) > 1 else min(ch, other)
+    name = unicodedata.name(proto, "")
+    if " SMALL CAPITAL " in name:
+        letter = name.rsplit(" ", 1)[1]
+        if len(letter) == 1 and "A" <= letter <= "Z":
+            proto = letter
+    return proto
+
+
 def skeleton(name: str, digits: bool = True) -> str:
-    """What a name looks like: casefolded, accents off, look-alikes to one Latin letter."""
-    text = unicodedata.normalize("NFKD", name.casefold())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = text.translate(_ALL if digits else _LETTERS)
+    """What a name looks like: each character mapped to its UTS #39 prototype, case
+    folded, accents off, and mapped again (a folded capital has its own look-alikes).
+    `digits` False keeps digits as they are (the labels' check: "Seat 1")."""
+    text = _visible(unicodedata.normalize("NFKC", name))
+    for _ in range(2):
+        text = "".join(ch if ch.isdigit() and not digits else prototype(ch) for ch in text)
+        text = unicodedata.normalize("NFKD", text.casefold())
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return re.sub(r"[\s._'\-]+", " ", text).strip()
 
 

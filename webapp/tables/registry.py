@@ -26,14 +26,19 @@ class Tables:
     """Every table of this server, by code. It owns the store, the notifier, the scheduler
     and the token index, and hands them to each table it makes."""
 
-    def __init__(self, store, *, notify=None, bot_delay: float = 1.2, deck_source=None,
-                 max_tables: int = 500, scheduler=None, per_client: int = 10,
-                 idle: float = 12 * 3600, linger: float = 600, history: float = 30 * 86400):
+    def __init__(self, store, *, notify=None, revoke=None, bot_delay: float = 1.2, deck_source=None,
+                 max_tables: int = 500, scheduler=None, per_client: int = 4,
+                 idle: float = 12 * 3600, empty: float = 600, linger: float = 600,
+                 history: float = 30 * 86400, retry: float = 5.0):
         self.store = store
         self.per_client = per_client        # live tables one client address may have made
         self.idle, self.linger, self.history = idle, linger, history    # seconds
+        self.empty = empty      # a table no person sat at is closed this long after it was made
         self.notify = notify or (lambda code, version, skip=None: None)
-        self.scheduler = scheduler or turns.Scheduler(bot_delay)
+        # Closes the sockets a revoked token holds (webapp/realtime/revoke.py): called as
+        # revoke(code, *holder), holder ("seat", token hash) or ("watcher", id) or a prefix.
+        self.revoke = revoke or (lambda code, *holder: 0)
+        self.scheduler = scheduler or turns.Scheduler(bot_delay, retry)
         self.deck_source = deck_source
         self.max_tables = max_tables
         self.tokens = TokenIndex()
@@ -47,19 +52,20 @@ class Tables:
     def _table(self, code, game, players, options, bots, created) -> Table:
         return Table(code, game, players, options, bots, created, store=self.store,
                      notify=self.notify, scheduler=self.scheduler, tokens=self.tokens,
+                     revoke=self.revoke,
                      deck_source=self.deck_source)
 
     def create(self, game, players=None, options=None, bots=None, creator=None) -> Table:
         players, options = check_setup(game, players, options)
         bots = check_bots(bots, players)
         with self._lock:
+            self._check_creator(creator)
+        self._make_room()
+        with self._lock:
             live = [t for t in self._tables.values() if not t.closed]
             if len(live) >= self.max_tables:
                 raise TooMany("this server has too many open tables; close one first")
-            if creator is not None and self.per_client is not None and \
-                    sum(t.creator == creator for t in live) >= self.per_client:
-                raise TooMany(f"this phone already has {self.per_client} open tables: close "
-                              "one, or play at one of them")
+            self._check_creator(creator)
             code = self._new_code()
             created = time.time()
             self.store.create_table(code, game, players, options,
@@ -68,6 +74,24 @@ class Tables:
             table.creator, table.touched = creator, created
         log.info("table %s created: %s for %d", code, game, players)
         return table
+
+    def _check_creator(self, creator) -> None:
+        if creator is not None and self.per_client is not None and \
+                sum(t.creator == creator and not t.closed
+                    for t in self._tables.values()) >= self.per_client:
+            raise TooMany(f"this phone already has {self.per_client} open tables: close "
+                          "one, or play at one of them")
+
+    def _make_room(self) -> None:
+        """At the cap, the oldest open table that no person ever sat at is closed, so that a
+        flood of tables nobody joined never keeps a family from making theirs."""
+        with self._lock:
+            live = [t for t in self._tables.values() if not t.closed]
+            empty = [t for t in live if t.host is None]
+            oldest = min(empty, key=lambda t: t.created) \
+                if len(live) >= self.max_tables and empty else None
+        if oldest is not None:
+            lifecycle.close_empty(oldest)
 
     def _new_code(self) -> str:
         """A code no table in memory has (closed ones in the file give theirs up: the store
@@ -119,8 +143,7 @@ class Tables:
             watchers.restore(table, rec["watchers"])
             self._tables[table.code] = table
         for table in self._tables.values():
-            with table.lock:
-                turns.progress(table)
+            turns.resume(table)
 
     def sweep(self, now: float | None = None) -> dict:
         """Close idle tables, let closed ones leave memory, prune old history."""
@@ -133,6 +156,7 @@ class Tables:
                 del self._tables[table.code]
         for seat, st in enumerate(table.seats):
             self.tokens.move(table.code, seat, st.token_hash, None)
+        table.revoked()         # every socket still open there
 
     def shutdown(self) -> None:
         self.scheduler.stop()

@@ -8,18 +8,31 @@ action, "next", "close"). `load_all` returns each table with its rows in version
 tables/journal.py replays them; the deck order is read here and nowhere else leaves the server.
 
 Beside the log, `watchers` holds who watches each open table now (a row added when a
-watcher comes, deleted when the host removes it): not part of the story of a hand, so it
+watcher comes, its token hash replaced when an invitation is opened, deleted when the
+watcher is ended): not part of the story of a hand, so it
 moves no version, but a restart keeps them watching.
 
 Only the sha256 of a seat's or a watcher's token is stored, never the token.
+
+A write that fails (the disk is full, or any other SQLite error) is rolled back whole and
+raised as StorageFailed (tables/errors.py: 507 when full, 503 otherwise), logged in one
+line. `together()` makes several writes one transaction: a move and what follows from it
+(tables/table.py `Table.together`).
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
+import shutil
 import sqlite3
 import threading
 import time
+
+from .errors import StorageFailed
+
+log = logging.getLogger("baraha")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -74,6 +87,8 @@ CREATE TABLE IF NOT EXISTS watchers (
     token_hash TEXT NOT NULL,
     behind     INTEGER,                 -- the seat it sits behind, or NULL
     came       REAL NOT NULL,           -- the order they came in
+    pending    INTEGER,                 -- 1: an invitation whose link was not opened yet
+    addr       TEXT,                    -- an open watcher's client address (a cap per address)
     PRIMARY KEY (code, id)
 );
 """
@@ -104,8 +119,13 @@ class Store:
             _private_file(path)
         # One connection shared by every thread, used under a lock: the writes are few and
         # small, and one connection keeps the transactions simple.
+        # Where the file is: a failure to write there while it has no room left is the
+        # full disk, whatever SQLite called it (a -shm file that could not grow: I/O error).
+        self._folder = None if path == ":memory:" else os.path.dirname(os.path.abspath(path))
         self._conn = sqlite3.connect(path, check_same_thread=False)
-        self._lock = threading.Lock()
+        # Re-entrant: `together` holds it around several writes, each of which takes it too.
+        self._lock = threading.RLock()
+        self._depth = 0         # writes under way inside `together` (committed at the end)
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
             # Every commit is in the WAL file before the answer goes out, so an acknowledged
@@ -128,6 +148,10 @@ class Store:
                 self._conn.execute("ALTER TABLE tables ADD COLUMN creator TEXT")
                 self._conn.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             self._conn.executescript(SCHEMA)
+            cols = {r[1] for r in self._conn.execute("PRAGMA table_info(watchers)")}
+            for col, kind in (("pending", "INTEGER"), ("addr", "TEXT")):
+                if col not in cols:                 # a file made before invitations
+                    self._conn.execute(f"ALTER TABLE watchers ADD COLUMN {col} {kind}")
             for name in ("hands", "actions"):       # a file made before the seals
                 cols = {r[1] for r in self._conn.execute(f"PRAGMA table_info({name})")}
                 for col, kind in (("salt", "TEXT"), ("at", "REAL")):
@@ -138,9 +162,70 @@ class Store:
         with self._lock:
             self._conn.close()
 
+    @contextlib.contextmanager
+    def together(self):
+        """Every write inside is one transaction: committed at the end, or, if anything
+        fails, rolled back whole (a move and what follows it, a `next` and its deal). The
+        store's lock is held throughout: no other write can commit half of it."""
+        with self._lock:
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._rollback()
+                raise
+            self._depth -= 1
+            if self._depth == 0:
+                try:
+                    with self._failing("a commit"):
+                        self._conn.commit()
+                except StorageFailed:
+                    self._rollback()
+                    raise
+
+    def _rollback(self) -> None:
+        try:
+            self._conn.rollback()
+        except sqlite3.Error as e:      # the failure may have rolled it back already
+            log.warning("store: rollback: %s", e)
+
+    @contextlib.contextmanager
+    def _failing(self, what: str):
+        """sqlite3's errors as StorageFailed (507 when full), in one line of the log."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            full = getattr(e, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL \
+                or "full" in str(e) or self._no_room()
+            log.warning("store: %s was not saved: %s", what, e)
+            raise StorageFailed(full) from None
+
+    def _no_room(self) -> bool:
+        """The file's disk has (next to) no room left: under 64 KB free."""
+        try:
+            return self._folder is not None and shutil.disk_usage(self._folder).free < 65536
+        except OSError:
+            return False
+
+    @contextlib.contextmanager
+    def _tx(self, what: str):
+        """One write: its own transaction, or a part of the one `together` holds open."""
+        with self._lock:
+            try:
+                with self._failing(what):
+                    yield self._conn
+                    if self._depth == 0:
+                        self._conn.commit()
+            except BaseException:
+                if self._depth == 0:
+                    self._rollback()
+                raise
+
     def _write(self, sql: str, args: tuple) -> None:
-        with self._lock, self._conn:        # one transaction: committed, or not at all
-            self._conn.execute(sql, args)
+        with self._tx(sql.split("(")[0].strip().lower()) as conn:
+            conn.execute(sql, args)
             self._touch(args[0])
 
     def _touch(self, code: str) -> None:
@@ -148,7 +233,7 @@ class Store:
 
     def create_table(self, code: str, game: str, players: int, options: dict, bots: dict,
                      created: float, creator: str | None = None) -> None:
-        with self._lock, self._conn:
+        with self._tx("a new table"):
             self._free(code)
             self._conn.execute(
                 "INSERT INTO tables (code, game, players, options, bots, created, creator, "
@@ -185,7 +270,7 @@ class Store:
     def add_action(self, code: str, version: int, hand_number: int, seat: int | None,
                    action: dict, request: str, closed: float | None = None,
                    salt: str | None = None, at: float | None = None) -> None:
-        with self._lock, self._conn:
+        with self._tx("an action"):
             self._conn.execute(
                 "INSERT INTO actions (code, version, hand_number, seat, action, request, salt, "
                 "at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -195,20 +280,27 @@ class Store:
             self._touch(code)
 
     def add_watcher(self, code: str, wid: str, name: str, token_hash: str,
-                    behind: int | None) -> None:
-        with self._lock, self._conn:
-            self._conn.execute("INSERT INTO watchers (code, id, name, token_hash, behind, came) "
-                               "VALUES (?, ?, ?, ?, ?, ?)",
-                               (code, wid, name, token_hash, behind, time.time()))
+                    behind: int | None, pending: bool = False, addr: str | None = None) -> None:
+        with self._tx("a watcher"):
+            self._conn.execute("INSERT INTO watchers (code, id, name, token_hash, behind, came, "
+                               "pending, addr) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               (code, wid, name, token_hash, behind, time.time(),
+                                1 if pending else None, addr))
+
+    def accept_watcher(self, code: str, wid: str, token_hash: str) -> None:
+        """An invitation was opened: its watcher's own token replaces the invitation's."""
+        with self._tx("a watcher's token"):
+            self._conn.execute("UPDATE watchers SET token_hash = ?, pending = NULL "
+                               "WHERE code = ? AND id = ?", (token_hash, code, wid))
 
     def remove_watcher(self, code: str, wid: str) -> None:
-        with self._lock, self._conn:
+        with self._tx("a watcher's end"):
             self._conn.execute("DELETE FROM watchers WHERE code = ? AND id = ?", (code, wid))
 
     def close_idle(self, before: float, now: float) -> int:
         """Mark closed every open table untouched since `before` (at start-up: they are not
         replayed). The log keeps no close row for them; `closed` says when."""
-        with self._lock, self._conn:
+        with self._tx("closing idle tables"):
             return self._conn.execute(
                 "UPDATE tables SET closed = ? WHERE closed IS NULL AND "
                 "COALESCE(touched, created) < ?", (now, before)).rowcount
@@ -217,7 +309,7 @@ class Store:
         """Forget closed tables closed before `before`, `batch` at a time (a short lock)."""
         gone = 0
         while True:
-            with self._lock, self._conn:
+            with self._tx("pruning old tables"):
                 codes = [r[0] for r in self._conn.execute(
                     "SELECT code FROM tables WHERE closed IS NOT NULL AND closed < ? LIMIT ?",
                     (before, batch))]
@@ -228,12 +320,20 @@ class Store:
                     self._conn.execute(f"DELETE FROM {name} WHERE code IN ({marks})", codes)
             gone += len(codes)
 
-    def load_all(self) -> list[dict]:
+    def load_one(self, code: str) -> dict | None:
+        """One open table as `load_all` reads it (a table put back as the file has it, after
+        a write that failed), or None."""
+        found = self.load_all(code)
+        return found[0] if found else None
+
+    def load_all(self, code: str | None = None) -> list[dict]:
         """Every open table with its log and its watchers: {"code", ..., "events": [(version,
         kind, data)], "watchers": [{"id", "name", "token_hash", "behind"}]}.
         Closed ones stay in the file as history and are not read: start-up does not grow
-        with the history (the log's keys begin with the code)."""
-        live = "code IN (SELECT code FROM tables WHERE closed IS NULL)"
+        with the history (the log's keys begin with the code). `code`: that table only."""
+        which = "closed IS NULL" + (" AND code = ?" if code is not None else "")
+        args = (code,) if code is not None else ()
+        live = f"code IN (SELECT code FROM tables WHERE {which})"
         with self._lock:
             conn = self._conn
             tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2],
@@ -242,29 +342,31 @@ class Store:
                              "touched": r[8] or r[5], "events": [], "watchers": []}
                       for r in conn.execute("SELECT code, game, players, options, bots, "
                                             "created, closed, creator, touched FROM tables "
-                                            "WHERE closed IS NULL ORDER BY created")}
+                                            f"WHERE {which} ORDER BY created", args)}
             for code, version, seat, name, token_hash, bot in conn.execute(
-                    f"SELECT code, version, seat, name, token_hash, bot FROM seats WHERE {live}"):
+                    f"SELECT code, version, seat, name, token_hash, bot FROM seats WHERE {live}",
+                    args):
                 tables[code]["events"].append((version, "seat", {
                     "seat": seat, "name": name, "token_hash": token_hash, "bot": bot}))
             for code, version, number, deck, dealer, match, options, salt, at in conn.execute(
                     f"SELECT code, version, number, deck, dealer, match, options, salt, at "
-                    f"FROM hands WHERE {live}"):
+                    f"FROM hands WHERE {live}", args):
                 tables[code]["events"].append((version, "deal", {
                     "number": number, "deck": json.loads(deck), "dealer": dealer,
                     "match": json.loads(match), "options": json.loads(options),
                     "salt": salt, "at": at}))
             for code, version, hand_number, seat, action, request, salt, at in conn.execute(
                     f"SELECT code, version, hand_number, seat, action, request, salt, at "
-                    f"FROM actions WHERE {live}"):
+                    f"FROM actions WHERE {live}", args):
                 tables[code]["events"].append((version, "action", {
                     "hand_number": hand_number, "seat": seat, "action": json.loads(action),
                     "request": request, "salt": salt, "at": at}))
-            for code, wid, name, token_hash, behind in conn.execute(
-                    f"SELECT code, id, name, token_hash, behind FROM watchers WHERE {live} "
-                    f"ORDER BY came, rowid"):
+            for code, wid, name, token_hash, behind, pending, addr in conn.execute(
+                    f"SELECT code, id, name, token_hash, behind, pending, addr FROM watchers "
+                    f"WHERE {live} ORDER BY came, rowid", args):
                 tables[code]["watchers"].append({"id": wid, "name": name,
-                                                 "token_hash": token_hash, "behind": behind})
+                                                 "token_hash": token_hash, "behind": behind,
+                                                 "pending": bool(pending), "addr": addr})
         for t in tables.values():
             t["events"].sort(key=lambda e: e[0])
         return list(tables.values())

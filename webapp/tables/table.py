@@ -3,6 +3,7 @@ its own module: checks (input), seats (seats and tokens), journal (write, then a
 dealing (deals and the ledger), turns (bots and their timer), view (what a seat sees)."""
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -17,7 +18,8 @@ from . import dealing, journal, match, timer, turns
 from .checks import canonical, check_level, check_seat, check_version, clean_name, \
     parse_action, request_key
 from .language import NOT_DEALT, TABLE_ACTIONS, TableAction, check_host
-from .seats import BOT_NAMES, free_seat, hash_token, new_seats, new_token, seat_of_token
+from .seats import BOT_NAMES, TokenIndex, free_seat, hash_token, new_seats, new_token, \
+    seat_of_token
 from .view import table_view
 
 log = logging.getLogger("baraha")
@@ -26,7 +28,7 @@ log = logging.getLogger("baraha")
 class Table:
     def __init__(self, code: str, game: str, players: int, options: dict,
                  bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
-                 deck_source=None):
+                 deck_source=None, revoke=None):
         self.code, self.game, self.players = code, game, players
         # The engine's house rules; the table's match play and the timer's and watchers'
         # options (the Pace's) stay out of the engine.
@@ -34,6 +36,7 @@ class Table:
         self.created = created
         self.pace = timer.Pace(options)
         self.store, self.notify, self.scheduler, self.tokens = store, notify, scheduler, tokens
+        self.revoke = revoke
         self.deck_source = deck_source
         self.seats = new_seats(players, bots)
         self.lock = threading.RLock()
@@ -79,9 +82,10 @@ class Table:
                 raise Conflict(f"seat {seat} is taken")
             names.check_unique(name, [st.name for st in self.seats if st.taken])
             token = new_token()
-            self._commit("seat", {"seat": seat, "name": name, "token_hash": hash_token(token),
-                                  "bot": None})
-            turns.progress(self)
+            with self.together():
+                self._commit("seat", {"seat": seat, "name": name,
+                                      "token_hash": hash_token(token), "bot": None})
+                turns.progress(self)
             version = self.version
         self._notify(version)
         return seat, token
@@ -101,9 +105,10 @@ class Table:
             st = self.seats[seat]
             if st.bot != level:
                 name = st.name if st.token_hash else (BOT_NAMES[seat] if level else None)
-                self._commit("seat", {"seat": seat, "name": name, "token_hash": st.token_hash,
-                                      "bot": level})
-                turns.progress(self)
+                with self.together():
+                    self._commit("seat", {"seat": seat, "name": name,
+                                          "token_hash": st.token_hash, "bot": level})
+                    turns.progress(self)
             view, version = self._view(by if by is not None else seat), self.version
         self._notify(version)
         return view
@@ -113,8 +118,10 @@ class Table:
         with self.lock:
             self._check_open()
             close.check(self, by)
-            self._commit("action", self._action_row(by, {"do": close.do}))
+            with self.together():
+                self._commit("action", self._action_row(by, {"do": close.do}))
             view, version = self._view(by if by is not None else 0), self.version
+        self.revoked("watcher")     # a closed table's watchers' tokens stop working
         self._notify(version)
         return view
 
@@ -170,8 +177,9 @@ class Table:
                     hand = engine.apply(self.hand, parsed)
                 except IllegalAction as e:
                     raise Illegal(str(e), code=e.code, facts=e.facts) from None
-            self._commit("action", self._action_row(seat, canon, key), hand)
-            turns.progress(self)
+            with self.together():       # the move and all that follows it, or nothing
+                self._commit("action", self._action_row(seat, canon, key), hand)
+                turns.progress(self)
             view, now = self._view(seat, worded=worded), self.version
         self._notify(now, skip)
         return view
@@ -179,12 +187,68 @@ class Table:
     def _action_row(self, seat: int | None, canon: dict, key: str | None = None) -> dict:
         return journal.action_row(self, seat, canon, key)
 
+    @contextlib.contextmanager
+    def together(self):
+        """A change and all that follows from it (a deal after the last `next`, bots' moves
+        made at once) are written as one transaction. If any write fails (a full disk:
+        StorageFailed), none is kept and the table is put back as the store has it: what
+        was acknowledged is all there, and nothing else. Called under the table's lock."""
+        version, turn = self.version, (self.pace.key, self.pace.deadline)
+        try:
+            with self.store.together():
+                yield
+        except BaseException:
+            if self.version != version:
+                self._reload()
+            self.pace.key, self.pace.deadline = turn    # the timer of the turn still due
+            raise
+
+    # In memory only, or this table's own machinery: kept as it is when the table is put
+    # back from the store; everything else is taken from the replayed copy.
+    _KEPT = frozenset({"lock", "store", "notify", "scheduler", "tokens", "revoke",
+                       "deck_source", "seats", "watchers", "seat_requests", "seat_refusals",
+                       "creator", "touched", "closed_at", "reviews", "pace"})
+
+    def _reload(self) -> None:
+        """Put the table back as the store has it: its log replayed into a fresh copy (the
+        same replay as at start-up), whose state then replaces this one's."""
+        rec = self.store.load_one(self.code)
+        if rec is None:         # closed in the file: nothing more will be written here
+            self.closed = True
+            return
+        fresh = Table(self.code, self.game, self.players, rec["options"],
+                      {int(s): lvl for s, lvl in rec["bots"].items()}, rec["created"],
+                      store=self.store, notify=None, scheduler=self.scheduler,
+                      tokens=TokenIndex(), deck_source=self.deck_source)
+        for version, kind, data in rec["events"]:
+            journal.apply(fresh, version, kind, data)
+        for name, value in vars(fresh).items():
+            if name not in self._KEPT:
+                setattr(self, name, value)
+        for seat, (st, was) in enumerate(zip(self.seats, fresh.seats)):
+            self.tokens.move(self.code, seat, st.token_hash, was.token_hash)
+            st.name, st.token_hash, st.bot, st.ready = was.name, was.token_hash, was.bot, was.ready
+        self.pace.missed, self.pace.auto = fresh.pace.missed, fresh.pace.auto
+        self.views = {}
+        log.debug("table %s: put back as saved, at version %d", self.code, self.version)
+
     def _commit(self, kind: str, data: dict, hand=None) -> None:
         """Write first, then apply: the same code replays the journal on start-up."""
         version = self.version + 1
         journal.write(self.store, self.code, version, kind, data)
         self.touched = time.time()
         journal.apply(self, version, kind, data, hand)
+
+    def revoked(self, *holder) -> None:
+        """Close the sockets of what stopped working here: ("seat", token hash), ("watcher",
+        id), ("watcher",) every watcher, nothing: every socket. Called once the change is
+        written, before the phones are told of it."""
+        if self.revoke is None:
+            return
+        try:
+            self.revoke(self.code, *holder)
+        except Exception:       # closing a socket must not undo what revoked it
+            log.exception("table %s: closing revoked sockets failed", self.code)
 
     def _notify(self, version: int, skip=None) -> None:
         try:

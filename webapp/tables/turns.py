@@ -1,5 +1,7 @@
 """Turns the server plays: a bot's (after the bot delay) and one whose time ran out
-(timer.py), on the scheduler's timers."""
+(timer.py), on the scheduler's timers. Each is written with all that follows it, or not at
+all (Table.together); one the store refused (a full disk) is tried again `retry` seconds
+later, until it is written, so the table goes on by itself once there is room."""
 from __future__ import annotations
 
 import logging
@@ -14,6 +16,7 @@ from ..engine import game as engine
 from ..engine.actions import Action
 from . import dealing, timer
 from .checks import canonical
+from .errors import StorageFailed
 
 log = logging.getLogger("baraha")
 
@@ -24,8 +27,9 @@ class Scheduler:
     any more: no deal, no bot move, no timed-out turn. Tests give a scheduler whose clock
     and timers they move by hand (tests/web/test_pace.py)."""
 
-    def __init__(self, delay: float = 1.2):
+    def __init__(self, delay: float = 1.2, retry: float = 5.0):
         self.delay = delay
+        self.retry = retry      # seconds before a turn the store refused is tried again
         self.stopped = False
 
     def now(self) -> float:
@@ -38,6 +42,10 @@ class Scheduler:
 
     def later(self, fn, *args) -> None:
         self.after(self.delay, fn, *args)
+
+    def again(self, fn, *args) -> None:
+        """`fn(*args)` once more, `retry` seconds later (the store refused a write)."""
+        self.after(self.retry, fn, *args)
 
     def stop(self) -> None:
         self.stopped = True
@@ -95,11 +103,15 @@ def bot_turn(table, version: int) -> None:
         if seat is None:
             return
         try:
-            play_bot(table, seat)
+            with table.together():
+                play_bot(table, seat)
+                progress(table)
+        except StorageFailed:       # nothing was kept (one line in the log): again later
+            table.scheduler.again(bot_turn, table, version)
+            return
         except Exception:
             log.exception("table %s: a bot's turn failed", table.code)
             return
-        progress(table)
         now = table.version
     table._notify(now)
 
@@ -110,11 +122,34 @@ def time_up(table, key: tuple) -> None:
         if table.pace.key != key or timer.acting(table) != key[2]:
             return          # the seat acted, or the table moved on
         try:
-            timer.play_for(table, key[2])
+            with table.together():
+                timer.play_for(table, key[2])
+                table.pace.key = None
+                progress(table)
+        except StorageFailed:       # nothing was kept, the turn is still due: again later
+            table.scheduler.again(time_up, table, key)
+            return
         except Exception:
             log.exception("table %s: the timed-out turn of seat %d failed", table.code, key[2])
             return
-        table.pace.key = None
-        progress(table)
         now = table.version
     table._notify(now)
+
+
+def resume(table) -> None:
+    """What the table does on its own (a deal, a bot's move at once), started again: at
+    start-up, and after the store refused it (StorageFailed), every `retry` seconds until
+    it is written."""
+    with table.lock:
+        if table.closed or table.scheduler.stopped:
+            return
+        before = table.version
+        try:
+            with table.together():
+                progress(table)
+        except StorageFailed:
+            table.scheduler.again(resume, table)
+            return
+        now = table.version
+    if now != before:
+        table._notify(now)

@@ -1,6 +1,8 @@
 """The language picker of Settings: a cookie for this phone (webapp/web/i18n.py reads it)."""
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, abort, redirect, request
 
 from .i18n import COOKIE, LOCALES
@@ -10,11 +12,16 @@ bp = Blueprint("i18n", __name__)     # the name templates know: url_for("i18n.ch
 
 
 def _back_to() -> str:
-    """Where the picker's post goes back to: a path on this site, never another site."""
+    """Where the picker's post goes back to: a path on this site, never another site.
+    Browsers drop tabs and line breaks from a Location and read a backslash as a slash, so
+    "/\t/evil.example" would be "//evil.example": only visible ASCII is followed, a path
+    that no URL parser reads as naming a host."""
     target = request.form.get("next") or "/"
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+    if not all("!" <= ch <= "~" for ch in target) or "\\" in target \
+            or not target.startswith("/") or target.startswith("//"):
         return "/"
-    return target
+    parts = urlsplit(target)
+    return target if not parts.scheme and not parts.netloc else "/"
 
 
 @bp.post("/lang")

@@ -20,7 +20,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from ..realtime import nudge as push_nudge
 from ..server.pace import pace_of, per_seconds
 from ..tables import claims, tables_of
-from ..tables.errors import BadRequest, Stale, Unauthorized, WebError
+from ..tables.errors import BadRequest, Stale, TooMany, Unauthorized, WebError
 from ..tables.language import TABLE_ACTIONS
 from . import guard, partials, present
 from .lobby import GAMES, rules_for, set_seat_cookie
@@ -30,6 +30,10 @@ bp = Blueprint("table", __name__, url_prefix="/t")
 
 NUDGE_EVERY = per_seconds(1, 20)    # at most one nudge per player in 20 s, from anyone
 SOCKET_HEADER = "X-Baraha-Socket"   # a move's post: the socket of the page that sent it
+# Asking for a person's seat: a phone does it once or twice; more is someone pestering the
+# host. Per address, and per table from every address together.
+CLAIMS_PER_ADDRESS = per_seconds(3, 60)
+CLAIMS_PER_TABLE = per_seconds(10, 60)
 STALE_WORDS = _l("Someone moved before your tap arrived; here is the table as it is now.")
 NO_SEAT_WORDS = _l("This browser has no seat at this table: reload the page to join.")
 
@@ -232,7 +236,11 @@ def claim(code: str, seat: int):
     they moved phones): it gets a new token now, good once the host approves."""
     guard.check()
     table = tables_of(current_app).get(code)
+    pace = pace_of(current_app)
     try:
+        if not (pace.allow(CLAIMS_PER_ADDRESS, "claim", request.remote_addr or "?")
+                and pace.allow(CLAIMS_PER_TABLE, "claim", table.code)):
+            raise TooMany("this seat was asked for a moment ago: wait a minute, then ask again")
         token = claims.claim(table, seat)
     except WebError as e:
         return _join_page(table, _words(None, e), e.status)

@@ -4,14 +4,16 @@ API (docs/API.md "Pace and presence"):
   POST   /api/tables/CODE/watchers {"name"}            -> 201 {"token", "id"}
          with a seat's token and {"behind": true}: the watcher sits behind that seat
   GET    /api/tables/CODE/watchers                      -> {"watchers": [...]} (a seat's token)
-  DELETE /api/tables/CODE/watchers/ID                   -> {"watchers": [...]} (the host)
+  DELETE /api/tables/CODE/watchers/ID                   -> {"watchers": [...]} (the host,
+         or the seat the watcher sits behind)
 A watcher's token reads GET /api/tables/CODE (its view) and is refused every action (403):
 webapp/web/api.py asks `watcher_of` (webapp/web/seats.py) first.
 
 Pages: /t/CODE/watch asks a name, then shows the table with no hand and no moves (its
 cookie `baraha_w_CODE`); /t/CODE/watch/view is its partial; /t/CODE/behind makes the
-invitation to sit behind the asking seat (a link with a one-time watcher token, and its
-QR code); /t/CODE/watchers/ID/remove is the host's.
+invitation to sit behind the asking seat (a link with a one-time token, and its QR code:
+opened, it is traded for the watcher's own token, and refused after that);
+/t/CODE/watchers/ID/remove is the host's, and a seat's for the watchers behind it.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from markupsafe import Markup
 
 from ..tables.errors import BadRequest, Unauthorized
-from .seats import seat_at, seated, watch_cookie, watcher_of
+from .seats import seat_at, seat_token, seated, watch_cookie, watcher_of
 from ..tables import tables_of, watchers
 from . import api, guard, partials
 from .lobby import GAMES
@@ -38,8 +40,11 @@ def add(code: str):
     behind = body.get("behind", False)
     if not isinstance(behind, bool):
         raise BadRequest("behind: true (sit behind the seat whose token this is) or false")
-    seat = seat_at(table) if behind else None
-    watcher, token = watchers.add(table, body.get("name"), seat)
+    # A seat's token invites; without one it is open watching, bounded per address.
+    asked = behind or "Authorization" in request.headers or seat_token(table.code)
+    seat = seat_at(table) if asked else None
+    watcher, token = watchers.add(table, body.get("name"), seat if behind else None, by=seat,
+                                  addr=_addr())
     return {"token": token, "id": watcher.id}, 201
 
 
@@ -64,6 +69,10 @@ def _context(table, watcher) -> dict:
     return partials.context(table, watchers.view(table, watcher, worded=False), watcher)
 
 
+def _addr() -> str:
+    return request.remote_addr or "?"
+
+
 def _set_cookie(resp, code: str, token: str) -> None:
     resp.set_cookie(watch_cookie(code), token, max_age=api.COOKIE_AGE, path="/", httponly=True,
                     samesite="Lax", secure=request.is_secure)
@@ -83,7 +92,7 @@ def page(code: str):
 def join(code: str):
     guard.check()
     table = tables_of(current_app).get(code)
-    watcher, token = watchers.add(table, request.form.get("name"))
+    watcher, token = watchers.add(table, request.form.get("name"), addr=_addr())
     resp = redirect(url_for("watch.page", code=table.code), 303)
     _set_cookie(resp, table.code, token)
     return resp
@@ -93,10 +102,9 @@ def join(code: str):
 def invited(code: str, token: str):
     """The link a seat's phone shows to the person sitting behind it."""
     table = tables_of(current_app).get(code)
-    if watchers.find(table, token) is None:
-        raise Unauthorized("this invitation is no longer valid: ask for a new one")
+    watcher, own = watchers.accept(table, token)    # the link works once
     resp = redirect(url_for("watch.page", code=table.code), 303)
-    _set_cookie(resp, table.code, token)
+    _set_cookie(resp, table.code, own)
     return resp
 
 
@@ -116,9 +124,19 @@ def partial(code: str) -> Response:
 def behind(table, seat: int):
     """A seat's phone invites someone to sit behind it: the link and QR code to show them."""
     watcher, token = watchers.add(table, request.form.get("name") or
-                                  f"{table.seat_name(seat)} +", seat)
+                                  f"{table.seat_name(seat)} +", seat, by=seat, invitation=True)
     url = f"{join_url(table.code)}/watch/{token}"
-    return render_template("table/_behind.html", url=url, qr_svg=Markup(qr_svg(url)))
+    return render_template("table/_behind.html", url=url, qr_svg=Markup(qr_svg(url)),
+                           code=table.code, behind_me=watchers.behind(table, seat))
+
+
+@bp.get("/t/<code>/behind")
+@seated(bearer=False, refused=lambda: ("", 204))
+def behind_list(table, seat: int):
+    """The watchers behind the asking seat, each with Remove (its "Sit behind me" sheet,
+    which loads it with the page: a browser with no seat here is answered nothing)."""
+    return render_template("table/_behind.html", url=None, code=table.code,
+                           behind_me=watchers.behind(table, seat))
 
 
 @bp.get("/t/<code>/watch/qr.svg")
@@ -135,6 +153,10 @@ def qr(code: str) -> Response:
 @bp.post("/t/<code>/watchers/<wid>/remove")
 @seated(bearer=False, first=guard.check)
 def remove_page(table, seat: int, wid: str):
-    """The host's Remove button: answered with the host's partial (htmx) or the page."""
+    """The host's Remove button, or a seat's for a watcher behind it: answered with the
+    host's partial (htmx), the seat's list of watchers behind it, or the page."""
     watchers.remove(table, wid, by=seat)
+    if request.form.get("slot") == "behind" and request.headers.get("HX-Request") == "true":
+        return render_template("table/_behind.html", url=None, code=table.code,
+                               behind_me=watchers.behind(table, seat))
     return answer(table, table.view(seat, worded=False))
