@@ -97,3 +97,31 @@ def test_the_asker_is_told_when_the_host_says_no(app):
     ana_page = ana.get(f"/t/{code}").get_data(as_text=True)
     assert ana.post(f"/t/{code}/seats/1/approve", data={"refuse": "1", "csrf_token": _csrf(ana_page)}).status_code == 303
     assert "The host said no" in ben.get(f"/t/{code}").get_data(as_text=True)
+
+
+def test_asking_for_a_seat_is_not_a_move(app):
+    """A claim, a request for a seat back and a refusal leave the version alone: a player
+    who tapped on the screen drawn before them is not refused as stale."""
+    host = app.test_client()
+    code = host.post("/api/tables", json={"game": "tongits", "players": 3}).get_json()["code"]
+    ana, ben, cy = _sit(app, code, "Ana"), _sit(app, code, "Ben"), _sit(app, code, "Cy")
+    view = ana.get(f"/api/tables/{code}").get_json()
+    mover = next(c for c, s in ((ana, 0), (ben, 1), (cy, 2)) if s == view["turn"])
+    before = mover.get(f"/api/tables/{code}").get_json()
+    stranger = app.test_client()
+    page = stranger.get(f"/t/{code}").get_data(as_text=True)
+    for seat in (1, 2):
+        r = stranger.post(f"/t/{code}/seats/{seat}/claim", data={"csrf_token": _csrf(page)})
+        assert r.status_code == 303
+    ana_page = ana.get(f"/t/{code}").get_data(as_text=True)
+    assert "A new phone asks for Ben's seat (Seat 2)." in ana_page      # the host is told
+    r = ana.post(f"/t/{code}/seats/1/approve", data={"csrf_token": _csrf(ana_page), "refuse": "1"})
+    assert r.status_code == 303
+    # A fourth claim from the same address within the minute is refused.
+    r = stranger.post(f"/t/{code}/seats/2/claim", data={"csrf_token": _csrf(page)})
+    r = stranger.post(f"/t/{code}/seats/2/claim", data={"csrf_token": _csrf(page)})
+    assert r.status_code == 429
+    assert mover.get(f"/api/tables/{code}").get_json()["version"] == before["version"]
+    r = mover.post(f"/api/tables/{code}/actions",
+                   json={"version": before["version"], "action": before["legal"][0]})
+    assert r.status_code == 200, r.get_json()
