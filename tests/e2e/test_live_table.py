@@ -334,6 +334,8 @@ def test_with_hints_on_and_two_bots_the_persons_turn_arrives_turn_after_turn(ser
                               bots={1: "normal", 2: "normal"}, options={"hints": True})
     open_page(server, phone, code, tokens[0])
     expect(phone.locator("#view")).to_have_attribute("data-mine", "1")
+    hint = phone.get_by_role("button", name="Hint", exact=True)
+    expect(hint).to_be_visible()
     act(phone, {"do": "meld", "cards": ["KC", "KD", "KH"]})
     act(phone, {"do": "discard", "card": "KS"})
     for turn in range(3):
@@ -342,7 +344,7 @@ def test_with_hints_on_and_two_bots_the_persons_turn_arrives_turn_after_turn(ser
             break
         page_follows(server, phone, code, tokens[0], f"Ana's turn {turn + 2}")
         expect(phone.locator("#view")).to_have_attribute("data-mine", "1")
-        expect(phone.get_by_role("button", name="Hint", exact=True)).to_be_visible()
+        expect(hint).to_be_visible()
         draw_and_throw_it(phone)
     else:
         return
