@@ -35,9 +35,10 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def live_server(tmp_path):
+def live_server(tmp_path, server_log):
     """serve(scenario=None, wrap=None) -> base URL of a fresh app on a temp DB (first hand
-    stacked); `wrap(wsgi_app)` puts a middleware in front of the app."""
+    stacked); `wrap(wsgi_app)` puts a middleware in front of the app. An error or a
+    traceback in its log fails the test (`server_log`, tests/server_log.py)."""
     servers = []
 
     def serve(doc: dict | None = None, wrap=None) -> str:

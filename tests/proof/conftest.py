@@ -12,8 +12,9 @@ from webapp.tables import tables_of
 
 
 @pytest.fixture
-def live(tmp_path):
-    """A real threaded server on a free loopback port, with a two-seat Tonk table."""
+def live(tmp_path, server_log):
+    """A real threaded server on a free loopback port, with a two-seat Tonk table. An error
+    or a traceback in its log fails the test (`server_log`, tests/server_log.py)."""
     app = create_app({"DATABASE": str(tmp_path / "live.sqlite3"), "TESTING": True,
                       "BOT_DELAY": 0, "RATE_LIMIT": None})
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -203,7 +203,7 @@ def test_a_push_that_cannot_be_drawn_is_logged_and_its_phone_told_to_fetch(app, 
                                                                            monkeypatch, caplog,
                                                                            server_log):
     import webapp.web.partials as partials
-    server_log.expect("a template that cannot be drawn")
+    server_log.expect("a template that cannot be drawn")      # provoked below, on purpose
     code = api.create("tongits")
     seats = browsers(app, api, code)
     socks = [socket_client(flask_test_client=b, auth={"code": code, "want": "partial",

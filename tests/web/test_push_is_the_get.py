@@ -98,7 +98,9 @@ def test_every_push_is_what_a_fresh_get_by_that_phone_gives(make_app, decks):
 
 def play_and_compare(api, held, code, seats, socks) -> None:
     tokens = [t for _, t in seats]
-
+    csrf = [b.get_cookie("baraha-csrf").value for b, _ in seats]
+    assert csrf[0] != csrf[1]
+    own_token_seen = [0, 0]
     # Hands until at least ten versions were compared for each phone (a hand the bot ends
     # early is followed by the next: bots play from a secure random seed).
     compared, steps = 0, 0
@@ -127,5 +129,8 @@ def play_and_compare(api, held, code, seats, socks) -> None:
             assert f'data-version="{now}"' in got, "the table moved on before the GET"
             assert pushed[now] == got, (f"seat {seat}, version {now}: the push differs from "
                                         f"a fresh GET by the same phone")
+            assert csrf[1 - seat] not in got, "another phone's CSRF token"
+            own_token_seen[seat] += csrf[seat] in got
             compared += 1
     assert compared >= 2 * 10, compared        # the whole hand: every version it went through
+    assert all(own_token_seen), own_token_seen  # each phone's forms carry its own token
