@@ -56,7 +56,7 @@ from .driver import (
 )
 from webapp import create_app
 from webapp.engine.cards import parse
-from webapp.realtime import cookie_name
+from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 
 SMALL = {"width": 360, "height": 640}

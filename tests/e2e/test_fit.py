@@ -19,7 +19,7 @@ from werkzeug.serving import make_server
 
 from webapp import create_app
 from webapp.engine.cards import parse
-from webapp.realtime import cookie_name
+from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 
 from .driver import scenario, wait_version

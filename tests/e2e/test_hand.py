@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from webapp.realtime import cookie_name
+from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 
 from .driver import scenario, wait_version

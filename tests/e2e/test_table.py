@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from webapp import create_app
-from webapp.realtime import cookie_name
+from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 from tests.waiting import wait_js
 

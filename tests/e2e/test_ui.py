@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from werkzeug.serving import make_server
 
-from webapp.realtime import cookie_name
+from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 
 from .conftest import PHONE

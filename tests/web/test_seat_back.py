@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from webapp.realtime import cookie_name
+from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 from webapp.tables.seats import hash_token
 

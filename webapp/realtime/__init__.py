@@ -19,7 +19,7 @@ from flask_socketio import SocketIO, join_room
 from ..server.hosts import same_origin
 from ..server.pace import pace_of
 from ..tables import tables_of, watchers
-from ..web.seats import COOKIE_PREFIX, cookie_name, seat_tokens, watch_cookie  # noqa: F401 (tests name them here)
+from ..tables.cookies import seat_tokens, watch_cookie
 from . import deflate, revoke
 from .sockguard import Guard
 

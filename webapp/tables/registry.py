@@ -26,7 +26,8 @@ class Tables:
     """Every table of this server, by code. It owns the store, the notifier, the scheduler
     and the token index, and hands them to each table it makes."""
 
-    def __init__(self, store, *, notify=None, revoke=None, bot_delay: float = 1.2, deck_source=None,
+    def __init__(self, store, *, notify=None, revoke=None, nudge=None, bot_delay: float = 1.2,
+                 deck_source=None,
                  max_tables: int = 500, scheduler=None, per_client: int = 4,
                  idle: float = 12 * 3600, empty: float = 600, linger: float = 600,
                  history: float = 30 * 86400, retry: float = 5.0):
@@ -38,6 +39,8 @@ class Tables:
         # Closes the sockets a revoked token holds (webapp/realtime/revoke.py): called as
         # revoke(code, *holder), holder ("seat", token hash) or ("watcher", id) or a prefix.
         self.revoke = revoke or (lambda code, *holder: 0)
+        # Chimes the phones of one seat (someone tapped Nudge on its box): nudge(code, seat).
+        self.nudge = nudge or (lambda code, seat: None)
         self.scheduler = scheduler or turns.Scheduler(bot_delay, retry)
         self.deck_source = deck_source
         self.max_tables = max_tables

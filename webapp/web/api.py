@@ -11,7 +11,8 @@ from ..server.pace import burst_over, pace_of
 from ..tables import tables_of, watchers
 from ..tables.errors import BadRequest, Forbidden, TooLarge, TooMany
 from .guard import same_origin
-from .seats import cookie_name, seat_at, seated, watcher_of
+from ..tables.cookies import cookie_name
+from .seats import seat_at, seated, watcher_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

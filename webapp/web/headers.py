@@ -17,7 +17,7 @@ from flask import current_app, request
 
 from ..tables import tables_of
 from ..tables.errors import WebError
-from .seats import COOKIE_PREFIX, cookie_name, seat_tokens
+from ..tables.cookies import COOKIE_PREFIX, cookie_name, seat_tokens
 
 MAX_SEAT_COOKIES = 12       # a phone at a dozen live tables at once is plenty
 

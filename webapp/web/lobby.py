@@ -10,7 +10,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..engine.options import OPTIONS as RULE_BOOK
 from ..tables.errors import WebError
-from .seats import cookie_name, seat_tokens
+from ..tables.cookies import cookie_name, seat_tokens
 from ..tables import BOT_LEVELS, tables_of
 from ..tables.match import OPTIONS as MATCH, TABLE_OPTIONS
 from . import guard, present

@@ -3,7 +3,8 @@ HttpOnly) and the watch cookies (`baraha_w_<CODE>`, a watcher's token), read in 
 and `seated`, the one way a view asks for "this table and this browser's seat there, or 401".
 
 The API also takes a token as `Authorization: Bearer TOKEN` (programs, tests); the
-pages only the cookie. Socket.IO's handshake reads the same cookies (webapp/realtime/).
+pages only the cookie. The names and the parsing are webapp/tables/cookies.py's, which
+Socket.IO's handshake reads too (webapp/realtime/).
 """
 from __future__ import annotations
 
@@ -11,37 +12,12 @@ from functools import wraps
 
 from flask import current_app, request
 
-from ..tables import CODE_ALPHABET, tables_of, watchers
+from ..tables import tables_of, watchers
+from ..tables.cookies import bearer_token, cookie_name, watch_cookie
 from ..tables.errors import Unauthorized
 
-COOKIE_PREFIX = "baraha_"
-WATCH_PREFIX = "baraha_w_"
 NO_TOKEN = ("this needs your seat's token (Authorization: Bearer TOKEN, or the cookie set "
             "when you joined)")
-
-
-def cookie_name(code: str) -> str:
-    return COOKIE_PREFIX + code
-
-
-def watch_cookie(code: str) -> str:
-    return WATCH_PREFIX + code
-
-
-def bearer_token(header: str) -> str | None:
-    """The token of an `Authorization: Bearer TOKEN` header, or None when it is not one."""
-    scheme, _, token = header.strip().partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def seat_tokens(cookies) -> dict[str, str]:
-    """code -> token of every seat cookie in `cookies` (a request's)."""
-    out = {}
-    for name, value in cookies.items():
-        code = name[len(COOKIE_PREFIX):]
-        if name.startswith(COOKIE_PREFIX) and len(code) == 4 and set(code) <= set(CODE_ALPHABET):
-            out[code] = value
-    return out
 
 
 def seat_token(code: str) -> str | None:

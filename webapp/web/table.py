@@ -17,7 +17,6 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
                    request, url_for)
 from flask_babel import gettext as _, lazy_gettext as _l
 
-from ..realtime import nudge as push_nudge
 from ..server.pace import pace_of, per_seconds
 from ..tables import claims, tables_of
 from ..tables.errors import BadRequest, Stale, TooMany, Unauthorized, WebError
@@ -290,7 +289,7 @@ def nudge(table, me: int):
     name = present.name_of(view, turn)
     if wait > 0:
         return _plain(_("%(name)s was nudged a moment ago: try again in %(seconds)d s.", name=name, seconds=int(wait) + 1), 429)
-    push_nudge(table.code, turn)
+    tables_of(current_app).nudge(table.code, turn)
     if _is_htmx():
         resp = make_response("", 204)
         resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": _("%(name)s's phone chimes.", name=name)})

@@ -22,7 +22,8 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from markupsafe import Markup
 
 from ..tables.errors import BadRequest, Unauthorized
-from .seats import seat_at, seat_token, seated, watch_cookie, watcher_of
+from ..tables.cookies import watch_cookie
+from .seats import seat_at, seat_token, seated, watcher_of
 from ..tables import tables_of, watchers
 from . import api, guard, partials
 from .lobby import GAMES
