@@ -32,7 +32,7 @@ _lock = threading.Lock()
 def init_realtime(app, draw, drawn_for) -> None:
     """`draw(app, code, seat, phone) -> (version, html)`: a seat's partial for a phone's
     handshake (webapp/web/partials.pushed), pushed to the connections that ask for it;
-    `drawn_for()`: what a drawing reads of the phone of this request (partials.phone),
+    `drawn_for()`: what a drawing reads of the phone of this request (partials.drawn_for),
     to know a mover's answer from its push."""
     app.extensions["baraha.realtime"] = (draw, drawn_for)
     # Only the page's own origin may connect, and only by one of our names (webapp/server/hosts.py:
@@ -129,13 +129,13 @@ def _gone(code: str, sid: str) -> None:
 def _push(code: str, version: int, sid: str, w: Wanting) -> None:
     draw, _ = w.app.extensions["baraha.realtime"]
     try:
-        version, html = draw(w.app, code, w.seat, w.phone)
+        now, html = draw(w.app, code, w.seat, w.phone)
     except Exception:       # a push that fails must not undo the move: the phone fetches
         w.app.logger.exception("table %s: push to seat %s failed; told to fetch", code, w.seat)
         if w.quiet:     # the others heard `changed` with the room already
             socketio.emit("changed", {"version": version}, to=sid)
         return
-    socketio.emit("view", {"version": version, "html": html}, to=sid)
+    socketio.emit("view", {"version": now, "html": html}, to=sid)
 
 
 def seat_room(code: str, seat: int) -> str:

@@ -25,7 +25,7 @@ def sort() -> str:
     return present.sort_of(request.cookies.get(SORT_COOKIE))
 
 
-def phone() -> tuple:
+def drawn_for() -> tuple:
     """What a drawing reads of this request's phone: its language, its order of the hand,
     its CSRF token and the path the app is served under. Two requests with the same draw
     the same table."""

@@ -197,7 +197,7 @@ def act(table, seat: int):
         version = _view(table, seat)["version"]
     # The phone's socket, named in the post, has this move's partial as the answer: no push.
     sid = request.headers.get(SOCKET_HEADER) if _is_htmx() else None
-    skip = (sid, seat, partials.phone())
+    skip = (sid, seat, partials.drawn_for())
     try:
         view = table.act(seat, version, action, worded=False, skip=skip if sid else None)
     except Stale as e:
