@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=300, help="hands to play in all [300]")
     p.add_argument("--seed", type=int, default=0, help="seed of the decks and the bots [0]")
     p.add_argument("--bots", required=True,
-                   help="one level per seat, comma separated: easy, normal, hard (hard,easy,easy)")
+                   help="one level per seat, comma separated: easy, normal, hard, expert (hard,easy,easy)")
     p.add_argument("--options", help='house rules as JSON, like \'{"jackpot": 0}\'')
     p.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
     p.set_defaults(run=simulate)

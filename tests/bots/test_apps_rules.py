@@ -22,7 +22,7 @@ TONGITS = [
 def test_tongits_bots_play_the_house_rules_of_the_apps(players, options):
     fallbacks, ends = bots.FALLBACKS[0], set()
     for seed in range(8):
-        levels = [("easy", "normal", "hard")[(seed + s) % 3] for s in range(players)]
+        levels = [bots.LEVELS[(seed + s) % len(bots.LEVELS)] for s in range(players)]
         hand, chosen = play("tongits", players, levels, seed, options)
         ends.add(hand.end)
     assert bots.FALLBACKS[0] == fallbacks, "a bot found nothing to do and fell back"
@@ -37,7 +37,8 @@ def test_tonk_bots_take_the_card_beneath_the_top():
             assert action["card"] == view["discard_pile"][-2]
             beneath.append(action)
     for seed in range(30):
-        play("tonk", 3, ["easy", "normal", "hard"], seed, {"take_from": "top_two"}, on_view=seen)
+        play("tonk", 3, [("easy", "normal", "hard", "expert")[(seed + s) % 4] for s in range(3)],
+             seed, {"take_from": "top_two"}, on_view=seen)
     assert bots.FALLBACKS[0] == fallbacks
     assert beneath, "bots sometimes take the card beneath the top"
 

@@ -28,7 +28,7 @@ def play(options, players, seed, seen):
             return hand
         seat = hand.turn
         view = bot_view(hand, seat)
-        action = choose(view, ("easy", "normal", "hard")[(seat + seed) % 3], rngs[seat])
+        action = choose(view, bots.LEVELS[(seat + seed) % len(bots.LEVELS)], rngs[seat])
         assert action in view["legal"], action
         seen.append(action)
         act = Action.from_json({**action, "seat": seat})

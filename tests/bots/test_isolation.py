@@ -69,7 +69,7 @@ def test_bots_play_from_json_views_with_the_game_state_unimportable():
     """In a fresh interpreter where the stateful engine modules cannot be imported, bots
     given views as JSON choose exactly what they choose here."""
     views = _views("tongits", 3, 11) + _views("tonk", 3, 12) + _views("tonk", 2, 13)
-    cases = [(v, level) for v in views for level in ("easy", "normal", "hard")]
+    cases = [(v, level) for v in views for level in ("easy", "normal", "hard", "expert")]
     expected = [choose(v, level, __import__("random").Random(7)) for v, level in cases]
     block = "".join(f"sys.modules[{m!r}] = None; " for m in STATEFUL)
     code = ("import sys, json, random; " + block +
@@ -109,7 +109,7 @@ def test_bots_read_a_table_view_with_names():
                                seats=tuple(SeatFacts(n) for n in names))
             view = view_for(hand, seat, facts, describe=log_lines)
             assert all("seat" not in a for a in view["legal"])
-            action = choose(view, ("easy", "normal", "hard")[steps % 3], rng)
+            action = choose(view, ("easy", "normal", "hard", "expert")[steps % 4], rng)
             assert action in view["legal"]
             hand = game.apply(hand, Action.from_json({**action, "seat": seat}))
             steps += 1

@@ -13,7 +13,7 @@ from webapp.bots.common import read_events
 from webapp.engine import cards, game
 from webapp.engine.actions import Action
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 
 
 def _check_legal(view, action):
@@ -40,7 +40,7 @@ def test_every_action_is_legal(game_name, players, options):
     ends = set()
     for seed in range(hands):
         # Every level in every seat over the seeds, mixed at the table.
-        levels = [LEVELS[(seed + s) % 3] for s in range(players)]
+        levels = [LEVELS[(seed + s) % len(LEVELS)] for s in range(players)]
         hand, _ = play(game_name, players, levels, seed, options, on_view=_check_legal)
         ends.add(hand.end)
     assert bots.FALLBACKS[0] == fallbacks, "a bot found nothing to do and fell back"
@@ -75,7 +75,7 @@ def test_nothing_to_do_gives_none():
 def test_unknown_level_is_refused():
     hand = game.new_hand("tonk", 2, deck=deck_for(1))
     with pytest.raises(ValueError):
-        choose(bot_view(hand, hand.turn), "expert", random.Random(0))
+        choose(bot_view(hand, hand.turn), "grandmaster", random.Random(0))
 
 
 def _to_answer(seed: int):
@@ -103,13 +103,13 @@ def test_bots_answer_a_draw(level):
 
 
 def test_a_lower_count_challenges_a_draw():
-    """Normal and hard challenge when their count cannot lose."""
+    """Normal, hard and expert challenge when their count cannot lose."""
     hand = _to_answer(3)
     seat = hand.turn
     hand.hands[seat] = [c for c in hand.hands[seat]][:0] + [cards.parse(c) for c in
                                                             ("2C", "3C", "4C")]
     view = bot_view(hand, seat)
-    for level in ("normal", "hard"):
+    for level in ("normal", "hard", "expert"):
         assert choose(view, level, random.Random(0)) == {"do": "challenge"}
 
 

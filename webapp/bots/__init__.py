@@ -6,7 +6,7 @@ A bot reads only the view (engine/views.py: its own hand, the melds, the discard
 card counts, the log, the options) and picks from `view["legal"]`; it never sees a game
 state. `rng` is the bot's own random.Random, so a seeded bot plays the same way twice.
 Levels: "easy" (plays sensibly but misses things), "normal" (good heuristics), "hard"
-(also samples the hidden hands). See docs/BOTS.md.
+(also samples the hidden hands), "expert" (guesses the hidden hands from their history). See docs/BOTS.md.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import random
 from . import tongits, tonk
 from .common import read
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 GAMES = {"tongits": tongits, "tonk": tonk}
 FALLBACKS = [0]   # times the game code found nothing and the first legal action was used
 

@@ -43,6 +43,7 @@ class Table:
     legal: list[dict]
     events: list[Event] = field(default_factory=list)
     stands: dict = field(default_factory=dict)  # (seat, index) -> {wild: stand-in} (Tonk wilds)
+    bots: list = field(default_factory=list)    # each seat's bot level, None for a person
     _held: dict = field(default_factory=dict, repr=False)    # held_known, per seat
 
     @property
@@ -135,6 +136,7 @@ def read(view: dict) -> Table:
               opened=[bool(p.get("opened")) for p in view["players"]], melds=melds,
               discard=discard, stock=view["stock"], options=options,
               legal=[{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]])
+    t.bots = [p.get("bot") for p in view["players"]]
     t.events = read_events(view.get("events") or [], discard)
     t.stands = {(m["seat"], m["index"]): {C.parse(w): C.parse(c) for w, c in m["as"].items()}
                 for m in view["melds"] if m.get("as")}

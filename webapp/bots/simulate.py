@@ -40,6 +40,8 @@ def play_hand(hand, bots, timings=None):
         level, rng = bots[seat]
         view = view_for(hand, seat)
         view["options"] = dict(hand.options)     # public: the table's house rules
+        for p in view["players"]:                # public: who is a bot, and how strong
+            p["bot"] = bots[p["seat"]][0]
         start = time.perf_counter()
         action = choose(view, level, rng)
         if timings is not None:

@@ -1,4 +1,4 @@
-"""Tong-its players: easy, normal and hard.
+"""Tong-its players: easy, normal, hard and expert.
 
 Every level plays one action per call and re-plans from the view each time, so a turn is
 a short sequence (lay-offs, a meld to open, the discard) worked out afresh at each step.
@@ -12,7 +12,7 @@ import random
 
 from ..engine.cards import parse, rank, suit, value
 from ..engine.melds import all_melded, best_split, deadwood
-from . import sampling
+from . import expert, guess, sampling
 from .common import Table, deadwood_cards, fits, melds_with, minus, partials
 
 
@@ -90,6 +90,8 @@ def should_call(t: Table, level: str, rng: random.Random) -> bool:
         return mine <= 3
     if level == "normal":
         return normal_calls(t, t.me, mine)
+    if level == "expert":
+        return expert.calls(t, rng, mine)
     return hard_call(t, rng, mine)
 
 
@@ -187,6 +189,8 @@ def answer(t: Table, level: str, rng: random.Random) -> dict:
         return fold
     if level == "normal":
         return challenge if normal_challenges(t, caller, mine) else fold
+    if level == "expert":
+        return challenge if expert.challenges(t, rng, caller, mine) else fold
     return challenge if hard_challenges(t, rng, caller, mine) else fold
 
 
@@ -286,8 +290,8 @@ def pick_discard(t: Table, level: str, rng: random.Random) -> dict:
         scored.append((discard_value(t, rest, unseen) + risk * danger(t, c, unseen),
                        -value(c), c, a))
     scored.sort(key=lambda x: x[:3])
-    if level == "hard":
-        return hard_discard(t, rng, [(c, a) for _, _, c, a in scored[:4]], unseen, risk)
+    if level in ("hard", "expert"):
+        return hard_discard(t, rng, [(c, a) for _, _, c, a in scored[:4]], unseen, risk, level)
     return scored[0][3]
 
 
@@ -296,10 +300,13 @@ def pick_discard(t: Table, level: str, rng: random.Random) -> dict:
 SAMPLES = 40
 
 
-def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES):
+def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES, level: str = "hard"):
     """Hands for the other seats, each grown from a few extra cards by throwing away the
     worst ones, as a player who has been drawing and discarding would have done; a hand
-    that could have melded the last discard its seat left lying counts for less."""
+    that could have melded the last discard its seat left lying counts for less.
+    Expert guesses better (guess.py)."""
+    if level == "expert":
+        return guess.samples(t, rng, count * expert.MORE)
     samples = sampling.deal(t, rng, count)
     passed = {seat: t.passes_by(seat)[-1:] for seat in range(t.players) if seat != t.me}
     for s in samples:
@@ -317,7 +324,7 @@ def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES):
     return samples
 
 
-def _aces_of(t: Table, seat: int, hand) -> int:
+def aces_of(t: Table, seat: int, hand) -> int:
     """Aces a winner at `seat` would be paid for: in hand and in its face-up melds."""
     return sum(rank(c) == 0 for c in hand) + sum(
         rank(c) == 0 for _, cards in t.melds_of(seat) for c in cards)
@@ -375,47 +382,61 @@ def modelled_answers(t: Table, caller: int, dws: dict, fixed: dict,
 def hard_call(t: Table, rng: random.Random, mine: int) -> bool:
     """Call when the Draw pays on the guessed hands, half of the answerers playing like
     normal players and half like shrewd ones (so a bluff is not counted on)."""
-    samples = opponent_samples(t, rng)
+    return call_value(t, opponent_samples(t, rng), mine) > CALL_EDGE
+
+
+def call_value(t: Table, samples, mine: int) -> float:
+    """The hard player's expected chips of calling Draw with count `mine` on `samples`."""
     ev = total = 0.0
     for s in samples:
         dws = {seat: deadwood(h) for seat, h in s.hands.items()} | {t.me: mine}
-        aces = {seat: _aces_of(t, seat, h) for seat, h in s.hands.items()}
-        aces[t.me] = _aces_of(t, t.me, t.hand)
+        aces = {seat: aces_of(t, seat, h) for seat, h in s.hands.items()}
+        aces[t.me] = aces_of(t, t.me, t.hand)
         for shrewd in (False, True):
             challengers = modelled_answers(t, t.me, dws, {}, shrewd)
             ev += s.weight * settle_draw(t, t.me, dws, aces, challengers)[t.me] / 2
         total += s.weight
-    return ev / max(total, 1e-9) > CALL_EDGE
+    return ev / max(total, 1e-9)
 
 
 CALL_EDGE = -1.0  # chips; tuned against playouts (docs/BOTS.md)
 
 
 def hard_challenges(t: Table, rng: random.Random, caller: int, mine: int) -> bool:
-    samples = opponent_samples(t, rng)
-    answered = {e.seat: e.kind == "challenge" for e in _since_call(t)
-                if e.kind in ("challenge", "fold") and e.seat is not None}
+    return challenge_gain(t, opponent_samples(t, rng), caller, mine) > 0
+
+
+def answers_given(t: Table) -> dict[int, bool]:
+    """Seats that answered the Draw being answered: seat -> challenged."""
+    return {e.seat: e.kind == "challenge" for e in _since_call(t)
+            if e.kind in ("challenge", "fold") and e.seat is not None}
+
+
+def challenge_gain(t: Table, samples, caller: int, mine: int) -> float:
+    """The hard player's chips of challenging over folding, with count `mine`, on `samples`."""
+    answered = answers_given(t)
     gain = total = 0.0
     for s in samples:
         dws = {seat: deadwood(h) for seat, h in s.hands.items()} | {t.me: mine}
         # A caller with a count a sensible player would not call with is less likely.
         w = s.weight * (1.0 if normal_calls(t, caller, dws[caller]) else 0.1)
-        aces = {seat: _aces_of(t, seat, h) for seat, h in s.hands.items()}
-        aces[t.me] = _aces_of(t, t.me, t.hand)
+        aces = {seat: aces_of(t, seat, h) for seat, h in s.hands.items()}
+        aces[t.me] = aces_of(t, t.me, t.hand)
         nets = [settle_draw(t, caller, dws, aces,
                             modelled_answers(t, caller, dws, answered | {t.me: yes}))[t.me]
                 for yes in (True, False)]
         gain += w * (nets[0] - nets[1])
         total += w
-    return gain > 0
+    return gain
 
 
-def hard_discard(t: Table, rng: random.Random, cands, unseen: set[int], risk: float) -> dict:
+def hard_discard(t: Table, rng: random.Random, cands, unseen: set[int], risk: float,
+                 level: str = "hard") -> dict:
     """Among the best few discards by the normal reckoning, weigh the risk of feeding the
     next seat on guessed hands (which know what it passed) instead of by plain odds."""
     if len(cands) == 1:
         return cands[0][1]
-    samples = opponent_samples(t, rng, 24)
+    samples = opponent_samples(t, rng, 24, level)
     nxt = t.next_seat(t.me)
     best, best_score = None, None
     for c, a in cands:

@@ -192,7 +192,7 @@ def should_drop(t: Table, level: str, rng: random.Random, mine: int) -> bool:
 
 def win_odds(t: Table, mine: int, rng: random.Random, level: str) -> float:
     others = [s for s in range(t.players) if s != t.me]
-    if level == "hard":
+    if level in ("hard", "expert"):
         samples = opponent_samples(t, rng)
         return sampling.weighted_mean(
             samples, lambda s: 1.0 if all(total(s.hands[o]) > mine for o in others) else 0.0)
@@ -240,7 +240,7 @@ def play(t: Table, level: str, rng: random.Random) -> dict:
             return a
     unseen = set(t.unseen())
     feed = None
-    if level == "hard":
+    if level in ("hard", "expert"):
         # On guessed hands: the next seat holds what it took, and passed what it could not use.
         nxt = t.next_seat(t.me)
         samples = opponent_samples(t, rng, 30)

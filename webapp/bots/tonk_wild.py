@@ -16,7 +16,7 @@ from .common import Table
 
 WILDS = {"none": frozenset(), "deuces": frozenset({1, 14, 27, 40}),
          "deuces_joker": frozenset({1, 14, 27, 40, C.JOKER})}
-KEEP_WILD = {"easy": 0.0, "normal": 4.0, "hard": 5.0}   # a wild in hand: worth a few points
+KEEP_WILD = {"easy": 0.0, "normal": 4.0, "hard": 5.0, "expert": 5.0}   # a wild in hand: worth a few points
 OUT = 1000.0
 
 

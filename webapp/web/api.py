@@ -123,10 +123,10 @@ def act(code: str):
 @bp.post("/tables/<code>/seats/<int:seat>/bot")
 @seated()
 def set_bot(table, by: int, seat: int):
-    """{"level": "easy"|"normal"|"hard"} puts a bot in the seat; {"level": null} takes it out."""
+    """{"level": "easy"|"normal"|"hard"|"expert"} puts a bot in the seat; {"level": null} takes it out."""
     body = json_body()
     if "level" not in body:
-        raise BadRequest('level: say which bot ("easy", "normal", "hard"), or null for a person')
+        raise BadRequest('level: say which bot ("easy", "normal", "hard", "expert"), or null for a person')
     return table.set_bot(seat, body["level"], by=by)
 
 

@@ -25,7 +25,7 @@ GAMES = {"tongits": "Tong-its", "tonk": "Tonk"}
 OPTIONS = {game: RULE_BOOK[game] + MATCH + TABLE_OPTIONS for game in GAMES}
 PLAYERS = {"tongits": (2, 3), "tonk": (2, 3, 4, 5, 6)}
 BLURBS = {"tongits": _l("2 or 3 players · melds, Draw, burned"), "tonk": _l("2 to 6 · lowest count, drop")}
-LEVEL_WORDS = {"easy": _l("easy"), "normal": _l("normal"), "hard": _l("hard")}
+LEVEL_WORDS = {"easy": _l("easy"), "normal": _l("normal"), "hard": _l("hard"), "expert": _l("expert")}
 
 # Words for the house rules (names as in shared/rules; help text from engine/options.py,
 # translated where it is shown: babel.cfg extracts it). _l: translated when rendered, in
