@@ -88,3 +88,30 @@ def test_the_api_shows_a_secret_set_to_everyone_only_after_the_hand(api, decks):
         secret = [m for m in seen["melds"] if m["face_down"]]
         assert [m["cards"] for m in secret] == [KINGS]
         assert [ln["chips"] for ln in seen["result"]["lines"] if ln["why"] == "secret sets"] == [3, 3]
+
+
+def test_a_wild_in_a_tonk_spread_stands_where_it_stood_in_the_settlement(app, client, decks):
+    # Ben spreads 5♥ 7♥ with the joker as 6♥ and discards; Ana drops: the settlement draws
+    # the spread as the table did, 5♥ ★ 7♥ with "6♥" under the joker.
+    from .test_wilds_page import _deck
+    decks[1] = (_deck(), 0)
+    code = create(client, game="tonk", players="2", **{"tonk.wilds": "deuces_joker"})
+    ben = sit(app, code, "Ben", 1)
+    version = int(re.search(r'name="version" value="(\d+)"', ben.get(f"/t/{code}").data.decode()).group(1))
+    for phone, move in ((ben, {"do": "draw"}),
+                        (ben, {"do": "meld", "cards": ["JK", "7H", "5H"], "as": {"JK": "6H"}}),
+                        (ben, {"do": "discard", "card": "KD"}), (client, {"do": "drop"})):
+        r = post(phone, code, version, move)
+        assert r.status_code == 200, (move, r.data)
+        version += 1
+    for phone in (client, ben):
+        part = result_of(phone.get(f"/t/{code}/view").data.decode())
+        shown = re.search(r'<li class="[^"]*" data-seat="1">(.*?)</li>', part, re.S).group(1)
+        spread = re.search(r'<span class="cards grp exposed" role="group" aria-label="([^"]*)">(.*?)</span></span>'
+                           r'(?=<span class="cards grp|</div>)', shown, re.S)
+        assert spread, shown
+        label, faces = spread.groups()
+        assert cards_in(faces) == ["5H", "JK", "7H"], "the joker where it stands"
+        assert re.search(r'<span class="wild" data-as="6H"><span class="card[^"]*joker[^>]*data-card="JK"', faces)
+        assert '<span class="stand" aria-hidden="true">6♥</span>' in faces
+        assert label == "Spread on the table (joker as six of hearts)", label
