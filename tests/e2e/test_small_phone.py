@@ -1,4 +1,5 @@
-"""A 320x568 phone in Filipino and English: Tonk's Drop keeps to two lines, and the side pot keeps its name (tables played through tabletop)."""
+"""A 320x568 phone in Filipino and English: the names of the lanes and the seal at least
+12 px, Tonk's Drop keeps to two lines, and the side pot keeps its name (tables played through tabletop)."""
 from __future__ import annotations
 
 import pytest
@@ -8,19 +9,33 @@ from .test_table import open_table, server  # noqa: F401  (the module's live ser
 
 pytestmark = pytest.mark.e2e
 
+SIZES = """(sel) => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length && e.innerText.trim())
+  .map(e => [e.innerText.trim().slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
 LINES = """(el) => { const r = document.createRange(); r.selectNodeContents(el);
   return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"""
 
 
 @pytest.mark.parametrize("lang", ["fil", "en"])
-def test_tong_its_at_320_names_the_side_pot(browser, server, lang):  # noqa: F811
+def test_tong_its_at_320_reads_at_12px_and_names_the_side_pot(browser, server, lang):  # noqa: F811
     with phone_page(browser, 320, 568, lang) as page:
         open_table(server, page, "tongits", 4, 0)
         table_fits(page, "Tong-its at 320, 4 melds down")
+        for sel in (".meld-owner", ".seal-line", ".pile-label"):
+            small = [s for s in page.evaluate(SIZES, sel) if s[1] < 12]
+            assert not small, f"{sel} under 12px: {small}"
         label = page.locator(".pile.pot .pile-label")
         box = label.bounding_box()
         assert box and box["width"] > 20 and box["x"] + box["width"] <= 320, box
         assert label.inner_text() == ("Jackpot" if lang == "fil" else "Side pot")
+
+
+@pytest.mark.parametrize("lang", ["fil", "en"])
+def test_what_the_others_did_reads_at_12px_at_360(browser, server, lang):  # noqa: F811
+    with phone_page(browser, 360, 640, lang) as page:
+        open_table(server, page, "tongits", 4, 2)
+        table_fits(page, "Tong-its at 360, Cy's turn")
+        sizes = page.evaluate(SIZES, ".opp-since")
+        assert sizes and all(s[1] >= 12 for s in sizes), sizes
 
 
 @pytest.mark.parametrize("lang", ["fil", "en"])
