@@ -1,5 +1,7 @@
 """A 320x568 phone in Filipino and English: the names of the lanes and the seal at least
-12 px, Tonk's Drop keeps to two lines, and the side pot keeps its name (tables played through tabletop)."""
+12 px, the melds and the discard pile 44 px tall, Tonk's Drop within two lines, the side
+pot with its name; at 360x640 what the others did reads at 12 px (tables played through
+tests/e2e/tabletop.py)."""
 from __future__ import annotations
 
 import pytest
@@ -23,6 +25,10 @@ def test_tong_its_at_320_reads_at_12px_and_names_the_side_pot(browser, server, l
         for sel in (".meld-owner", ".seal-line", ".pile-label"):
             small = [s for s in page.evaluate(SIZES, sel) if s[1] < 12]
             assert not small, f"{sel} under 12px: {small}"
+        # Tap targets: each meld (a lay-off) and the discard pile (take) at least 44 px tall.
+        tall = page.evaluate("""() => [...document.querySelectorAll('.meld, .pile.discard .pile-cards')]
+            .map(e => Math.round(e.getBoundingClientRect().height))""")
+        assert len(tall) > 4 and min(tall) >= 44, tall
         label = page.locator(".pile.pot .pile-label")
         box = label.bounding_box()
         assert box and box["width"] > 20 and box["x"] + box["width"] <= 320, box
