@@ -50,7 +50,9 @@ def create_table(page: Page, base: str, name: str, game: str, *, players: int | 
         page.evaluate("document.getElementById('house-rules').open = true")
     for key, value in (options or {}).items():
         field = page.locator(f'[name="{game}.{key}"]')
-        if field.evaluate("e => e.tagName") == "SELECT":
+        if field.get_attribute("type") == "checkbox":     # on the first screen (hints)
+            field.set_checked(bool(value))
+        elif field.evaluate("e => e.tagName") == "SELECT":
             field.select_option(str(value).lower() if isinstance(value, bool) else str(value))
         else:
             field.fill(str(value))

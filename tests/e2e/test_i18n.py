@@ -49,6 +49,30 @@ def test_the_filipino_lobby_fits_a_small_phone(live_server, browser: Browser):
         ctx.close()
 
 
+def test_the_filipino_lobby_at_320_keeps_every_choice_whole_on_the_screen(live_server, browser: Browser):
+    base = live_server()
+    ctx = browser.new_context(viewport={"width": 320, "height": 568}, has_touch=True, locale="fil-PH")
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/")
+        expect(page.locator("h2#create-title")).to_have_text("Magbukas ng mesa")
+        fits(page, "lobby at 320")
+        for game in ("tongits", "tonk"):
+            page.locator(f"input[name=game][value={game}]").check()
+            got = page.evaluate("""() => [...document.querySelectorAll('#create .radio-card, #create .field')]
+                .filter(e => e.offsetParent).map(e => {
+                    const b = e.getBoundingClientRect();
+                    return {what: e.innerText.slice(0, 30), left: b.left, right: b.right}; })""")
+            wide = [g for g in got if g["left"] < 0 or g["right"] > 320]
+            assert not wide, f"wider than the screen with {game} chosen: {wide}"
+        # A game's name is one word on one line: never "Tong-" above "its".
+        lines = page.evaluate("""() => [...document.querySelectorAll('#create .radio-card b')].filter(b => b.offsetParent)
+            .map(b => [b.innerText, b.getClientRects().length])""")
+        assert lines and all(n == 1 for _, n in lines), lines
+    finally:
+        ctx.close()
+
+
 def test_the_picker_switches_this_phone_only(live_server, browser: Browser):
     base = live_server()
     mine = browser.new_context(viewport=SMALL, has_touch=True, locale="en-US")

@@ -1,7 +1,8 @@
 """What one seat may know: the only place where hidden cards are removed.
 
 Templates, JSON, bots and logs see a View, never a Hand. A view holds the seat's own hand,
-everyone's exposed melds (a secret set shows `cards: None` to everyone but its owner), the
+everyone's exposed melds (a secret set shows `cards: None` to everyone but its owner until
+the hand is over, then face up to everyone), the
 discard pile, card counts, and the hand's events as this seat may know them (another
 seat's draw without its card, a reshuffled stock never). The stock's order never appears;
 other hands appear only in `result`, once the hand is over.
@@ -131,7 +132,7 @@ def view_for(hand: Hand | None, seat: int | None, facts: TableFacts | None = Non
         "turn": hand.turn if hand is not None else None,
         "phase": hand.phase if hand is not None else "waiting",
         "hand": texts(sorted(hand.hands[seat])) if dealt else [],
-        "melds": [_meld(m, i, seat)
+        "melds": [_meld(m, i, seat, hand.over)
                   for ms in (hand.melds if hand is not None else []) for i, m in enumerate(ms)],
         "discard_top": text(hand.discard[-1]) if hand is not None and hand.discard else None,
         "discard_pile": texts(hand.discard) if hand is not None else [],
@@ -156,9 +157,10 @@ def view_for(hand: Hand | None, seat: int | None, facts: TableFacts | None = Non
     return view
 
 
-def _meld(m, i: int, seat: int) -> dict:
+def _meld(m, i: int, seat: int | None, over: bool) -> dict:
+    """One meld as `seat` sees it: a secret set is face down to the others until the end."""
     out = {"seat": m.seat, "index": i,
-           "cards": None if m.face_down and m.seat != seat else texts(m.cards),
+           "cards": None if m.face_down and m.seat != seat and not over else texts(m.cards),
            "face_down": m.face_down}
     if m.stands:            # Tonk wilds: what each stands for, as the action's `as` says it
         out["as"] = {text(w): text(c) for w, c in m.stands}

@@ -80,6 +80,10 @@ def option_fields(game: str) -> list[dict]:
     return out
 
 
+# On the first screen of making a table, not in the collapsed house rules.
+FIRST_SCREEN = ("hints",)
+
+
 def rules_for(game: str, options: dict) -> list[dict]:
     """The house rules in force at a table, for the panel everyone can open."""
     return [{"label": LABELS.get(o.name, o.name), "value": show(options.get(o.name, o.default)),
@@ -151,7 +155,9 @@ def _home(error: str | None = None, form=None, status: int = 200):
     body = render_template(
         "lobby/home.html", games=GAMES, blurbs=BLURBS, players=PLAYERS, levels=BOT_LEVELS,
         level_words=LEVEL_WORDS, turn_seconds=TURN_SECONDS,
-        fields={g: option_fields(g) for g in GAMES}, error=error, form=form,
+        fields={g: [f for f in option_fields(g) if f["name"] not in FIRST_SCREEN] for g in GAMES},
+        hints={g: next(f for f in option_fields(g) if f["name"] == "hints") for g in GAMES},
+        error=error, form=form,
         name=form.get("name") or request.cookies.get(NAME_COOKIE, ""),
         code=(request.args.get("code") or "").strip().upper()[:8], held=held_tables())
     return body, status

@@ -158,11 +158,12 @@ def result_words(view: dict) -> dict:
 
 
 def shown_hands(view: dict) -> list[dict]:
-    """Each seat's cards at the end, grouped: its exposed melds, the melds of the best split
-    of the cards it still held, and the deadwood apart."""
+    """Each seat's cards at the end, grouped: its exposed melds (the view's, secret sets
+    face up once the hand is over), the melds of the best split of the cards it still held,
+    and the deadwood apart."""
     r, out = view["result"], []
     for s, held in enumerate(r["hands"]):
-        exposed = [m["cards"] for m in view.get("melds") or [] if m["seat"] == s and m["cards"]]
+        exposed = [m for m in view.get("melds") or [] if m["seat"] == s and m["cards"]]
         groups = best_melds(held)
         used = {t for m in groups for t in m}
         out.append({"exposed": exposed, "melds": groups,
