@@ -64,13 +64,8 @@ def challenge_limit(t: Table, seat: int, hand, caller: int, answered: dict[int, 
         [Event(caller, "call")] + [Event(s, "challenge" if yes else "fold")
                                    for s, yes in answered.items()]
     v = as_seat(t, seat, hand, events)
-    lv = level_of(t, seat)
-    if lv == "easy":
-        return 6
-    if lv == "normal":
-        return threshold(lambda c: T.normal_challenges(v, caller, c))
-    samples = T.opponent_samples(v, random.Random(rng.random()), INNER)
-    return threshold(lambda c: T.challenge_gain(v, samples, caller, c) > 0)
+    return _limit(t, seat, v, rng, 6, lambda c: T.normal_challenges(v, caller, c),
+                  lambda samples, c: T.challenge_gain(v, samples, caller, c) > 0)
 
 
 def call_limit(t: Table, caller: int, hand, rng: random.Random) -> int:
@@ -81,13 +76,21 @@ def call_limit(t: Table, caller: int, hand, rng: random.Random) -> int:
             break
         before.append(e)
     v = as_seat(t, caller, hand, before)
-    lv = level_of(t, caller)
+    return _limit(t, caller, v, rng, 3, lambda c: T.normal_calls(v, caller, c),
+                  lambda samples, c: T.call_value(v, samples, c) > T.CALL_EDGE)
+
+
+def _limit(t: Table, seat: int, v, rng: random.Random, easy: int, normal, hard) -> int:
+    """The highest count a seat's rule says yes to, by the seat's level: easy's fixed count,
+    normal's rule, or hard's on samples of its own (drawn only for hard: the rng stays as
+    the other levels leave it)."""
+    lv = level_of(t, seat)
     if lv == "easy":
-        return 3
+        return easy
     if lv == "normal":
-        return threshold(lambda c: T.normal_calls(v, caller, c))
+        return threshold(normal)
     samples = T.opponent_samples(v, random.Random(rng.random()), INNER)
-    return threshold(lambda c: T.call_value(v, samples, c) > T.CALL_EDGE)
+    return threshold(lambda c: hard(samples, c))
 
 
 def _aces(t: Table, hands: dict) -> dict:
