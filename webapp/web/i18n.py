@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import io
-from pathlib import Path
-
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -110,6 +109,10 @@ def here() -> str:
     return ref[len(host):] if ref.startswith(host + "/") else "/"
 
 
+_NULL = NullTranslations()
+_DRAWING: ContextVar = ContextVar("baraha_drawing", default=None)
+
+
 def current() -> NullTranslations:
     """This request's catalog (English outside a request). Flask-Babel finds it again for
     each word, and a table's partial asks for a few hundred: it is found once per request
@@ -126,10 +129,6 @@ def current() -> NullTranslations:
     found = current_app.extensions["baraha.catalogs"].get_translations()
     g.baraha_catalog = (locale, found)
     return found
-
-
-_NULL = NullTranslations()
-_DRAWING: ContextVar = ContextVar("baraha_drawing", default=None)
 
 
 @contextmanager

@@ -115,7 +115,8 @@ def partial(code: str) -> Response:
     watcher = watcher_of(table)
     if watcher is None:
         raise Unauthorized("this browser is not watching this table: open the watch link again")
-    resp = make_response(render_template("table/_table.html", **_context(table, watcher)))
+    resp = make_response(partials.draw(table, watchers.view(table, watcher, worded=False),
+                                       watcher))
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
