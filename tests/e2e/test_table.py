@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 from webapp import create_app
 from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
-from tests.waiting import wait_js
+from tests.waiting import settled, wait_js
 
 from . import tabletop
 from .driver import wait_version
@@ -60,7 +60,7 @@ def open_table(server, page, game: str, melds: int, turn: int):
     page.context.add_cookies([{"name": cookie_name(t.code), "value": tokens[0], "url": server.base}])
     page.goto(f"{server.base}/t/{t.code}")
     expect(page.locator("#view")).to_have_attribute("data-mine", "1" if turn == 0 else "0")
-    wait_js(page, "!!window.socket")
+    settled(page)   # redrawn as its socket connects: measure the page a person sees
     return t
 
 

@@ -9,7 +9,8 @@
   cookie), so caches must not mix them up.
 - Cookies: Secure under HTTPS, whoever set them. Seat cookies (`baraha_CODE`): those of
   tables that are closed or gone are dropped, and a browser keeps at most MAX_SEAT_COOKIES
-  of them, so it never piles up enough to be refused with 431.
+  of them, so it never piles up enough to be refused with 431: the table the request is
+  about first, then the tables played at most recently.
 """
 from __future__ import annotations
 
@@ -26,11 +27,13 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
-def _live(code: str) -> bool:
+def _live(code: str):
+    """The open table `code`, or None."""
     try:
-        return not tables_of(current_app).get(code).closed
+        table = tables_of(current_app).get(code)
     except WebError:
-        return False
+        return None
+    return None if table.closed else table
 
 
 def _tidy_seat_cookies(resp) -> None:
@@ -38,16 +41,18 @@ def _tidy_seat_cookies(resp) -> None:
     if not sent:
         return
     setting = {c.split("=", 1)[0] for c in resp.headers.getlist("Set-Cookie")}
+    here = str((request.view_args or {}).get("code", "")).upper()
     keep = []
     for code in sent:
         if cookie_name(code) in setting:
             continue
-        if _live(code):
-            keep.append(code)
+        table = _live(code)
+        if table is not None:
+            keep.append((code != here, -table.touched, code))
         else:
             _drop(resp, code)
     room = MAX_SEAT_COOKIES - sum(n.startswith(COOKIE_PREFIX) for n in setting)
-    for code in sorted(keep)[max(room, 0):]:
+    for _, _, code in sorted(keep)[max(room, 0):]:
         _drop(resp, code)
 
 
