@@ -55,6 +55,17 @@ def test_a_nudge_reaches_only_the_phones_of_the_player_to_move(three, socket_cli
     assert ana.post(f"/t/{code}/nudge", headers=HX).status_code == 403
 
 
+def test_a_nudge_tells_the_nudged_seat_who_nudged_and_nobody_else_hears_it(three, socket_client):
+    code, (ana, ben, cy) = three
+    phones = [socket_client(flask_test_client=c) for c in (ana, ben, cy)]
+    for p in phones:
+        p.get_received()
+    assert nudge(ben, code).status_code == 204      # Ben (seat 1) nudges Cy, whose turn it is
+    heard = [nudged(p) for p in phones]
+    assert heard[0] == [] and heard[1] == []        # neither the nudger nor Ana hears it
+    assert [m["args"] for m in heard[2]] == [[{"by": 1, "name": "Ben"}]]
+
+
 def test_a_nudge_refused_says_why_in_the_phones_language(three):
     code, (ana, _, cy) = three
     cy.set_cookie("baraha-lang", "fil")

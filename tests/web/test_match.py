@@ -156,3 +156,43 @@ def test_seats_with_equal_totals_are_drawn_apart_not_on_top_of_each_other():
         assert all(b - a >= APART - 0.15 for a, b in zip(ys, ys[1:])), (i, ys)
     # Seats 0 and 1 share +5 after hands 1 and 2: APART apart, seat 0 above.
     assert lines[1][1][1] - lines[0][1][1] == pytest.approx(APART, abs=0.15)   # printed to 0.1 px
+
+
+def test_a_replay_keeps_hand_and_melds_apart_and_marks_a_lay_off(make_app):
+    """Each seat's box in a replay: its hand under "In hand", its melds under "On the table"
+    each in a box of its own, a card laid off on a meld marked (class "added") as the lanes
+    and the settlement mark it."""
+    app = make_app()
+    api, rng = Api(app), random.Random(5)
+    code = api.create("tongits", 3)
+    tokens = [api.join(code, name) for name in ("Ana", "Ben", "Cy")]
+    weights = {"drop": 0.05, "call_draw": 0.3, "meld": 3.0, "take": 3.0, "layoff": 6.0}
+
+    def choose(view, moves):
+        return rng.choices(moves, [weights.get(m["do"], 1.0) for m in moves])[0]
+
+    for number in range(1, 9):
+        play_hand(api, code, tokens, rng, choose)
+        doc = api.client.get(f"/api/tables/{code}/hands/{number}", headers=bearer(tokens[0])).json
+        lays = [i for i, a in enumerate(doc["actions"]) if a["do"] == "layoff"]
+        if lays:
+            break
+        next_hand(api, code, tokens)
+    else:
+        raise AssertionError("no lay-off in eight hands")
+    a = doc["actions"][lays[0]]
+    page = api.client.get(f"/t/{code}/hands/{number}?step={lays[0] + 1}").get_data(as_text=True)
+    boxes = dict(re.findall(r'<li data-seat="(\d)"[^>]*>(.*?)</li>', page, re.S))
+    assert sorted(boxes) == ["0", "1", "2"]
+    for seat, box in boxes.items():
+        assert box.index("In hand") < box.index('class="cards ev-cards"'), seat
+    owner = boxes[str(a["onto"]["seat"])]
+    assert "On the table" in owner
+    down = owner[owner.index("On the table"):]
+    melds = re.findall(r'<span class="cards grp[^"]*" role="group".*?(?=<span class="cards grp|</div>)', down, re.S)
+    assert len(melds) > a["onto"]["meld"]
+    onto = melds[a["onto"]["meld"]]
+    assert re.search(r'<span class="added"><span class="card [^"]*"[^>]*data-card="' + a["card"] + '"', onto), onto
+    # No meld among the hand's cards.
+    held = owner[owner.index('class="cards ev-cards"'):owner.index("On the table")]
+    assert "grp" not in held and "added" not in held

@@ -143,9 +143,10 @@ def seat_room(code: str, seat: int) -> str:
     return f"{code}/{seat}"
 
 
-def nudge(code: str, seat: int) -> None:
-    """Someone nudged the player whose turn it is: only that seat's phones hear it."""
-    socketio.emit("nudge", {}, to=seat_room(code, seat))
+def nudge(code: str, seat: int, by: int | None = None, name: str = "") -> None:
+    """Someone (seat `by`, called `name`: public, as on the table) nudged the player whose
+    turn it is: only that seat's phones hear it, and who nudged."""
+    socketio.emit("nudge", {"by": by, "name": name}, to=seat_room(code, seat))
 
 
 def _find_seat(auth):

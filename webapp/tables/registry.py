@@ -39,8 +39,9 @@ class Tables:
         # Closes the sockets a revoked token holds (webapp/realtime/revoke.py): called as
         # revoke(code, *holder), holder ("seat", token hash) or ("watcher", id) or a prefix.
         self.revoke = revoke or (lambda code, *holder: 0)
-        # Chimes the phones of one seat (someone tapped Nudge on its box): nudge(code, seat).
-        self.nudge = nudge or (lambda code, seat: None)
+        # Chimes the phones of one seat (seat `by`, called `name`, tapped Nudge on its box):
+        # nudge(code, seat, by, name).
+        self.nudge = nudge or (lambda code, seat, by=None, name="": None)
         self.scheduler = scheduler or turns.Scheduler(bot_delay, retry)
         self.deck_source = deck_source
         self.max_tables = max_tables

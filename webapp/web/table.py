@@ -289,7 +289,7 @@ def nudge(table, me: int):
     name = present.name_of(view, turn)
     if wait > 0:
         return _plain(_("%(name)s was nudged a moment ago: try again in %(seconds)d s.", name=name, seconds=int(wait) + 1), 429)
-    tables_of(current_app).nudge(table.code, turn)
+    tables_of(current_app).nudge(table.code, turn, me, present.name_of(view, me))
     if _is_htmx():
         resp = make_response("", 204)
         resp.headers["HX-Trigger"] = json.dumps({"baraha-toast": _("%(name)s's phone chimes.", name=name)})

@@ -263,8 +263,13 @@ function connect() {
     // Equal versions too: a player's connection came or went (shown as "away").
     if (msg.version >= version()) resync();
   });
-  // Someone tapped "Nudge" on this player's box: only this seat's phones get it.
-  socket.on("nudge", () => { turnCue(); toast(S.nudged); });
+  // Someone tapped "Nudge" on this player's box: only this seat's phones get it, with
+  // who nudged; said at the top of your moves (the turn line), covering none of the hand.
+  socket.on("nudge", (m) => {
+    turnCue();
+    const name = m && typeof m.name === "string" && m.name.trim();
+    toast(name ? say("nudgedBy", { name }) : S.nudged, $("#actions"));
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) return;
     if (!socket.connected) socket.connect();

@@ -13,10 +13,16 @@ export function say(key, vars) {
 }
 
 let toastTimer = null;
-export function toast(msg) {
+// With `at` (an element shown, e.g. your moves' box) the toast lies at its top, as wide as
+// it, growing downwards: so it covers no card of the hand. Text only (names are untrusted).
+export function toast(msg, at) {
   const t = $("#toast");
   if (!t || !msg) return;
   t.textContent = msg;
+  const r = at && visible(at) ? at.getBoundingClientRect() : null;
+  t.classList.toggle("at", !!r);
+  Object.assign(t.style, r ? { left: r.left + "px", top: r.top + "px", width: r.width + "px" }
+    : { left: "", top: "", width: "" });
   t.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, 4500);
