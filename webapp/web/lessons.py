@@ -14,7 +14,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 
 from .. import lessons, words as W
-from . import partials, present
+from . import guard, partials, present
 
 bp = Blueprint("lessons", __name__, url_prefix="/learn")
 
@@ -75,7 +75,9 @@ def lesson(game: str):
 @bp.post("/<game>")
 def move(game: str):
     """A move from the table's forms: the lesson's move leads to the next step; another
-    legal move leaves the step as it was, saying so."""
+    legal move leaves the step as it was, saying so. Checked as every form's post is,
+    though it changes nothing kept."""
+    guard.check()
     step = _step(game)
     try:
         played = json.loads(request.form.get("action", "null"))
