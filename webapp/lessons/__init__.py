@@ -56,8 +56,10 @@ def step(game: str, number: int) -> Step:
                 break
             made += 1
         hand = apply(hand, a)
-    seats = tuple(SeatFacts(n) for n in NAMES[:hand.players])
-    view = view_for(hand, LEARNER, TableFacts(game, hand.players, hand.options, seats=seats))
+    # Everyone at the table, their phones on; the step's number is the view's version.
+    seats = tuple(SeatFacts(n, connected=True) for n in NAMES[:hand.players])
+    view = view_for(hand, LEARNER, TableFacts(game, hand.players, hand.options,
+                                              version=number, seats=seats))
     played = move.to_json() if move else None
     if played:
         played.pop("seat", None)

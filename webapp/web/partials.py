@@ -32,9 +32,10 @@ def drawn_for() -> tuple:
     return str(get_locale()), sort(), guard.csrf_token(), request.script_root
 
 
-def context(table, view: dict, watcher=None) -> dict:
+def context(table, view: dict, watcher=None, act_url: str | None = None) -> dict:
     """What table/_table.html is drawn from: the view, and what the table knows beside it
-    (seat requests, watchers), as this phone's seat or `watcher` may see it."""
+    (seat requests, watchers), as this phone's seat or `watcher` may see it. `table` None:
+    a guided hand's table (no seat requests, no watchers), its moves posted to `act_url`."""
     players = view["players"]
     seat = view["seat"]
     me = seat if watcher is None else watcher.behind     # whose hand is shown, if any
@@ -42,7 +43,7 @@ def context(table, view: dict, watcher=None) -> dict:
     botted = mover.get("bot") if seat is not None else None
     turn, over = view["turn"], view["result"] is not None
     hosting = seat is not None and view["host"] == seat
-    asks = dict(table.seat_requests)
+    asks = dict(table.seat_requests) if table is not None else {}
     said = present.Told(view)
     waiting_for = [p["seat"] for p in players if not p.get("bot") and not p.get("ready")] \
         if over and mover.get("ready") else []
@@ -53,20 +54,20 @@ def context(table, view: dict, watcher=None) -> dict:
         "watching": watchers.listed(table) if hosting else [],
         "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if hosting else [],
         "seat_asked": sorted(asks),
-        "seat_refused": seat is not None and claims.refused_back(table, seat),
+        "seat_refused": table is not None and seat is not None and claims.refused_back(table, seat),
         "waiting_for": waiting_for,
         "lines": said.lines, "spoken": said.spoken, "turn_words": said.turn,
         "feed": said.feed if watcher is None else [],      # "since your turn": a seat's
         "others": [(p, said.since.get(p["seat"], "")) for p in players if p["seat"] != me],
         "laid": present.laid_off(view), "taps": present.taps(view),
-        "act_url": url_for("table.act", code=view["code"]),
+        "act_url": act_url or url_for("table.act", code=view["code"]),
     }
 
 
-def draw(table, view: dict, watcher=None) -> str:
+def draw(table, view: dict, watcher=None, act_url: str | None = None) -> str:
     """The seat's (or the watcher's) table for this view, for the phone of this request."""
     with i18n.one_catalog():
-        return render_template("table/_table.html", **context(table, view, watcher))
+        return render_template("table/_table.html", **context(table, view, watcher, act_url))
 
 
 # ---- the push (webapp/realtime/ keeps who asked for it, and sends it) --------------

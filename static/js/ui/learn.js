@@ -1,6 +1,8 @@
 /* Learning at the table: the Hint button asks the server for the strongest bot's move
    (GET /api/tables/CODE/hint), marks it on your cards, the piles and the move buttons,
-   and shows why. The marks go when the table is redrawn (the next view). */
+   and shows why. The marks go when the table is redrawn (the next view).
+   A guided hand (/learn/GAME) marks its step's move the same way, in its own colour:
+   the move is in #lesson-say's data-move, drawn again with every step. */
 import { $, $$, toast } from "./dom.js";
 
 const why = () => $("#hint-why");
@@ -16,20 +18,31 @@ function same(a, b) {
   return JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
 }
 
-function mark(action) {
+function mark(action, cls = "hinted") {
   const cards = [].concat(action.cards || [], action.with || [], action.card ? [action.card] : []);
-  cards.forEach((c) => $$(`#hand [data-card="${c}"]`).forEach((el) => el.classList.add("hinted")));
-  if (action.do === "draw") $$("[data-pile=stock]").forEach((el) => el.classList.add("hinted"));
-  if (action.do === "take") $$("[data-pile=discard]").forEach((el) => el.classList.add("hinted"));
+  cards.forEach((c) => $$(`#hand [data-card="${c}"]`).forEach((el) => el.classList.add(cls)));
+  if (action.do === "draw") $$("[data-pile=stock]").forEach((el) => el.classList.add(cls));
+  if (action.do === "take") $$("[data-pile=discard]").forEach((el) => el.classList.add(cls));
   if (action.onto) {     // a lay-off: the meld it goes on
-    $$(`.meld[data-onto="${action.onto.seat}:${action.onto.meld}"]`).forEach((el) => el.classList.add("hinted"));
+    $$(`.meld[data-onto="${action.onto.seat}:${action.onto.meld}"]`).forEach((el) => el.classList.add(cls));
   }
   $$(`form.act[data-do="${action.do}"]`).forEach((form) => {
     const input = form.querySelector("input[name=action]");
     let a = null;
     try { a = JSON.parse(input ? input.value : "null"); } catch (e) { a = null; }
-    if (a && same(a, action)) form.classList.add("hinted");
+    if (a && same(a, action)) form.classList.add(cls);
   });
+}
+
+function lesson() {
+  const say = $("#lesson-say");
+  const move = say && say.getAttribute("data-move");
+  $$(".lesson-mark").forEach((el) => el.classList.remove("lesson-mark"));
+  if (move) mark(JSON.parse(move), "lesson-mark");
+}
+if ($("#lesson-say")) {
+  lesson();
+  document.body.addEventListener("htmx:afterSettle", lesson);
 }
 
 document.addEventListener("click", async (e) => {
