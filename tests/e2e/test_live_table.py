@@ -11,6 +11,7 @@ test also fails when the server logged an error (tests/server_log.py, autouse). 
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 from types import SimpleNamespace
@@ -519,3 +520,129 @@ def test_a_watchers_page_follows_a_hand_and_looks_like_a_seats(server, phone, se
         looks_like_a_seat(view(server, code, tokens[0]))
     assert view(server, code, tokens[0])["result"]
     expect(lola.locator("#result")).to_be_visible(timeout=SHOWN_WITHIN * 1000)
+
+
+# ---- the timer's away state and a hint, on the smallest phones -------------------------------
+
+SMALL = [(360, 640, "en"), (360, 640, "fil"), (320, 568, "en"), (320, 568, "fil")]
+SMALL_IDS = [f"{w}x{h}-{lang}" for w, h, lang in SMALL]
+
+
+def small_phone(browser, server, size):
+    w, h, lang = size
+    page_cm = phone_page(browser, w, h, lang)
+    page = page_cm.__enter__()
+    if lang == "fil":           # the seat's choice (Settings' language cookie)
+        page.context.add_cookies([{"name": "baraha-lang", "value": "fil", "url": server.base}])
+    return page_cm, page
+
+
+@pytest.fixture
+def small(browser, server, request):
+    page_cm, page = small_phone(browser, server, request.param)
+    yield page
+    page_cm.__exit__(None, None, None)
+
+
+def box(page: Page, sel: str) -> dict:
+    return page.locator(sel).first.evaluate(
+        "e => { const r = e.getBoundingClientRect(); "
+        "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }")
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return a["left"] < b["right"] - .5 and b["left"] < a["right"] - .5 \
+        and a["top"] < b["bottom"] - .5 and b["top"] < a["bottom"] - .5
+
+
+def inside(a: dict, b: dict) -> bool:
+    return a["left"] >= b["left"] - .5 and a["right"] <= b["right"] + .5 \
+        and a["top"] >= b["top"] - .5 and a["bottom"] <= b["bottom"] + .5
+
+
+@pytest.mark.parametrize("small", SMALL, indirect=True, ids=SMALL_IDS)
+def test_the_countdown_is_in_the_turn_line_and_away_is_one_quiet_row(server, small):
+    """Ana (this page, never reloaded) and Ben (the API), a 15 s turn: Ben's time left is
+    counted down inside the turn line (the other players' row does not move when it shows);
+    two turns the timer played make Ana away: one row says so with one "I'm back", the
+    whole table still fits, and "I'm back" ends it."""
+    from .fit import table_fits
+
+    page = small
+    code, tokens = make_table(server, "tonk", tonk_plain_deck(), 1, ["Ana", "Ben"],
+                              options={**TONK, "turn_seconds": 15}, phones={0: page})
+    open_page(server, page, code)
+    expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+    countdown = page.locator("#turn-line [data-deadline]")
+    # Her own time shows only in its last 10 s: with it hidden or not, the row stays put.
+    row_before = box(page, "#opponents")
+    assert server.clock.fire(code) >= 1         # Ana's time runs out: Ben's turn
+    page_follows(server, page, code, tokens[0], "Ben's turn")
+    expect(countdown).to_be_visible()
+    expect(countdown).to_have_text(re.compile(r"^\d+s$"))
+    assert inside(box(page, "#turn-line [data-deadline]"), box(page, "#turn-line"))
+    assert box(page, "#opponents")["top"] == row_before["top"], "the other players moved when the countdown showed"
+    assert page.locator(".pace-countdown").count() == 0
+    api_draw_and_throw_it(server, code, tokens[1])
+    page_follows(server, page, code, tokens[0], "Ana's second turn")
+    assert server.clock.fire(code) >= 1         # twice: Ana is away
+    wait_until(lambda: view(server, code, tokens[0])["players"][0]["away"])
+    page_follows(server, page, code, tokens[0], "Ana away")
+    back = page.locator('form.act[data-do="back"] button')
+    expect(back).to_be_visible()
+    assert box(page, "#opponents")["top"] == row_before["top"], "the away state moved the table"
+    buttons = page.locator("#table button:visible").evaluate_all("bs => bs.map(b => b.textContent.trim())")
+    backs = [t for t in buttons if t in ("I'm back", "Nandito na ako", "Back")]
+    assert backs == [back.inner_text().strip()], buttons
+    expect(page.locator(".btns.away [data-idle]")).to_be_visible()
+    assert page.locator("#table .panel:visible").evaluate_all(
+        "ps => ps.filter(p => !p.textContent.trim()).length") == 0, "an empty box is shown"
+    table_fits(page, "away")
+    w = page.viewport_size["width"]
+    page.screenshot(path=f"/tmp/timer-away-{w}-{'fil' if 'Nandito' in backs[0] else 'en'}.png")
+    back.click()
+    expect(back).to_have_count(0, timeout=SHOWN_WITHIN * 1000)
+    assert not view(server, code, tokens[0])["players"][0]["away"]
+    table_fits(page, "back")
+
+
+@pytest.mark.parametrize("small", SMALL, indirect=True, ids=SMALL_IDS)
+def test_a_hints_words_cover_nothing_public_and_its_button_is_beside_the_turn_line(server, small):
+    """Tong-its, hints on, two bots: the Hint button sits beside the turn line, not on it;
+    asked, its words cover no other player's name, count or chips, no pile and no meld,
+    and the whole table's moves stay on screen."""
+    page = small
+    code, tokens = make_table(server, "tongits", draw_answer_deck(), 0, ["Ana"],
+                              bots={1: "normal", 2: "normal"}, options={"hints": True},
+                              phones={0: page})
+    open_page(server, page, code)
+    expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+    hint_btn = page.locator("[data-hint-ask]")
+    expect(hint_btn).to_be_visible()
+    assert not overlap(box(page, "[data-hint-ask]"), box(page, "#turn-line"))
+    words = page.locator("#turn-line .turn-words")
+    assert words.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "the turn's words are cut"
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        hint_btn.click()
+    why = page.locator("#hint-why")
+    expect(why).to_be_visible()
+    assert why.inner_text() == answer.value.json()["why"]
+    assert page.locator(".hinted").count() >= 1
+    said = box(page, "#hint-why")
+    public = ["#opponents [data-seat]", "#opponents .opp-name", "#opponents .opp-facts",
+              "[data-pile=stock]", "[data-pile=discard]", "#board [data-meld]", "#turn-line",
+              "#actions .btns"]
+    for sel in public:
+        for i in range(page.locator(sel).count()):
+            el = page.locator(sel).nth(i)
+            if not el.is_visible():
+                continue
+            r = el.evaluate("e => { const r = e.getBoundingClientRect(); "
+                            "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }")
+            assert not overlap(said, r), f"the hint's words cover {sel} #{i}: {said} {r}"
+    assert said["bottom"] <= page.viewport_size["height"] and said["top"] >= 0
+    w = page.viewport_size["width"]
+    lang = page.locator("html").get_attribute("lang")
+    page.screenshot(path=f"/tmp/timer-hint-{w}-{lang}.png")
+    why.click()                                  # a tap closes it
+    expect(why).to_be_hidden()

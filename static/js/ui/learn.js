@@ -1,6 +1,7 @@
 /* Learning at the table: the Hint button asks the server for the strongest bot's move
    (GET /api/tables/CODE/hint), marks it on your cards, the piles and the move buttons,
-   and shows why. The marks go when the table is redrawn (the next view).
+   and shows why over your own hand's head (private: nothing of the others' is covered).
+   The marks go when the table is redrawn (the next view).
    A guided hand (/learn/GAME) marks its step's move the same way, in its own colour:
    the move is in #lesson-say's data-move, drawn again with every step. */
 import { $, $$, toast } from "./dom.js";
@@ -13,6 +14,16 @@ function clear() {
   const box = why();
   if (box) { box.hidden = true; box.textContent = ""; }
 }
+
+// Over the top of your hand box: as wide as it, no taller than it.
+function place(box) {
+  const hand = $("#hand");
+  if (!hand || box.hidden) return;
+  const r = hand.getBoundingClientRect();
+  Object.assign(box.style, { left: `${r.left}px`, right: "auto", width: `${r.width}px`,
+    top: `${Math.max(0, r.top)}px`, bottom: "auto", maxHeight: `${r.height}px` });
+}
+window.addEventListener("resize", () => { const box = why(); if (box) place(box); });
 
 function same(a, b) {
   return JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
@@ -62,7 +73,7 @@ document.addEventListener("click", async (e) => {
     hintedAt = v ? v.getAttribute("data-version") : null;
     mark(body.action);
     const box = why();
-    if (box) { box.textContent = body.why; box.hidden = false; }
+    if (box) { box.textContent = body.why; box.hidden = false; place(box); }
   } catch (err) {
     toast(String(err));
   } finally {
