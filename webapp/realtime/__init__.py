@@ -14,14 +14,14 @@ import threading
 from typing import NamedTuple
 
 from flask import current_app, request
-from flask_socketio import SocketIO, join_room
+from flask_socketio import SocketIO, disconnect, join_room
 
 from ..server.hosts import same_origin
 from ..server.pace import pace_of
 from ..tables import tables_of, watchers
 from ..tables.cookies import seat_tokens, watch_cookie
 from . import deflate, revoke
-from .sockguard import Guard
+from .sockguard import Bounds, Refusing
 
 
 socketio = SocketIO()
@@ -43,10 +43,15 @@ def init_realtime(app, draw, drawn_for) -> None:
         return same_origin(origin, environ.get("wsgi.url_scheme"), environ.get("HTTP_HOST")) \
             and (origin is None or hosts is None or hosts.origin_ok(origin))
 
+    # serializer: python-socketio's documented hook for a packet class; this one turns
+    # packets clients may not send into an event only `on_other` hears (sockguard.py).
     socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_ok,
-                      manage_session=False, max_http_buffer_size=16 * 1024)
-    # Bounds in front of the handlers below (webapp/realtime/sockguard.py).
-    app.extensions["baraha.sockguard"] = Guard(socketio.server, pace_of(app))
+                      manage_session=False, max_http_buffer_size=16 * 1024,
+                      serializer=Refusing)
+    # Bounds in front of the Socket.IO app and the handlers below (sockguard.py).
+    bounds = Bounds(app.wsgi_app, pace_of(app))
+    app.extensions["baraha.sockguard"] = bounds
+    app.wsgi_app = bounds
     deflate.install(app)       # each message compressed alone
     app.wsgi_app = _socket_for_websockets_only(app.wsgi_app)
 
@@ -179,8 +184,24 @@ def _find_watcher(auth):
     return None
 
 
+def _bounds():
+    return current_app.extensions["baraha.sockguard"]
+
+
 @socketio.on("connect")
 def on_connect(auth=None):
+    bounds = _bounds()
+    if not bounds.joining(request.environ):
+        raise ConnectionRefusedError("too many messages")
+    ok = False
+    try:
+        _join(auth)
+        ok = True
+    finally:
+        bounds.joined(request.environ, ok)
+
+
+def _join(auth) -> None:
     try:
         found = _find_seat(auth)
     except Exception as e:      # a malformed auth: one line in the log, never a traceback
@@ -199,9 +220,6 @@ def on_connect(auth=None):
         revoke.held(request.sid, table.code,
                     ("seat", table.seats[found[1]].token_hash) if found is not None else
                     ("watcher", watching[1].id, watching[1].token_hash))
-    guard = current_app.extensions.get("baraha.sockguard")
-    if guard is not None:
-        guard.joined(guard.server.manager.eio_sid_from_sid(request.sid, request.namespace))
     if watching is not None:    # a watcher hears `changed` and fetches its own view
         join_room(table.code)
         return
@@ -225,3 +243,15 @@ def on_disconnect(*_reason):
         table, seat = found
         _gone(table.code, request.sid)
         table.connected(seat, -1)
+    _bounds().left(request.environ)
+
+
+@socketio.on("*")
+def on_other(event, *args):
+    """Any other event (phones send none): paced; one that stands for a refused packet
+    (sockguard.Refusing) closes the session with one line in the log."""
+    bounds = _bounds()
+    why = bounds.event(request.environ, request.sid, event, args)
+    if why:
+        bounds.close(request.environ, why)
+        disconnect()
