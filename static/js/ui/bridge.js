@@ -50,13 +50,23 @@ function beforeSwap(text) {
   return true;
 }
 document.body.addEventListener("htmx:beforeSwap", (e) => {
-  if (e.detail.target !== root) return;
-  if (!beforeSwap(e.detail.serverResponse)) { e.detail.shouldSwap = false; return; }
+  if (e.detail.target !== root || !e.detail.shouldSwap) return;
+  e.detail.shouldSwap = false;        // redrawn here (redraw), not by htmx's swap
+  if (!beforeSwap(e.detail.serverResponse)) return;
   const elt = e.detail.requestConfig && e.detail.requestConfig.elt;
   if (elt && elt.matches && elt.matches("form.act") && e.detail.xhr && e.detail.xhr.status < 300) {
     ownVersion = versionOf(e.detail.serverResponse);
   }
+  redraw(e.detail.serverResponse);
 });
+// The new table replaces the old, then htmx.process wires its forms. Not htmx's swap: it
+// dispatches two events for each element it removes (about 300 here), which on a slow
+// phone took longer than the rest of the redraw. Heard as htmx:afterSwap all the same.
+function redraw(html) {
+  root.innerHTML = html;
+  window.htmx.process(root);
+  window.htmx.trigger(root, "htmx:afterSwap", { target: root, elt: root });
+}
 document.body.addEventListener("htmx:afterSwap", (e) => {
   if (e.detail.target === root) afterSwap();
 });
@@ -247,9 +257,7 @@ function connect() {
     lastHtml = msg.html;
     if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
     if (!beforeSwap(msg.html)) { behind(); return; }
-    // The same swap as a fetched view's (htmx processes the new table), now.
-    window.htmx.swap(root, msg.html, { swapStyle: "innerHTML", settleDelay: 0 },
-                     { afterSwapCallback: afterSwap });
+    redraw(msg.html);         // the same redraw as a fetched view's, now
   });
   socket.on("changed", (msg) => {
     // A page that is pushed its view hears `changed` only when the server could not draw
