@@ -62,7 +62,12 @@ document.body.addEventListener("htmx:beforeSwap", (e) => {
 // The new table replaces the old, then htmx.process wires its forms. Not htmx's swap: it
 // dispatches two events for each element it removes (about 300 here), which on a slow
 // phone took longer than the rest of the redraw. Heard as htmx:afterSwap all the same.
+// An answer that also redraws something outside the table (hx-swap-oob) takes htmx's swap.
 function redraw(html) {
+  if (/\shx-swap-oob=/.test(html)) {
+    window.htmx.swap(root, html, { swapStyle: "innerHTML", settleDelay: 0 }, { afterSwapCallback: afterSwap });
+    return;
+  }
   root.innerHTML = html;
   window.htmx.process(root);
   window.htmx.trigger(root, "htmx:afterSwap", { target: root, elt: root });
