@@ -50,24 +50,21 @@ function beforeSwap(text) {
   return true;
 }
 document.body.addEventListener("htmx:beforeSwap", (e) => {
-  if (e.detail.target !== root || !e.detail.shouldSwap) return;
-  e.detail.shouldSwap = false;        // redrawn here (redraw), not by htmx's swap
-  if (!beforeSwap(e.detail.serverResponse)) return;
+  if (e.detail.target !== root) return;
+  if (!beforeSwap(e.detail.serverResponse)) { e.detail.shouldSwap = false; return; }
   const elt = e.detail.requestConfig && e.detail.requestConfig.elt;
   if (elt && elt.matches && elt.matches("form.act") && e.detail.xhr && e.detail.xhr.status < 300) {
     ownVersion = versionOf(e.detail.serverResponse);
   }
-  redraw(e.detail.serverResponse);
+  if (live && e.detail.shouldSwap) { e.detail.shouldSwap = false; redraw(e.detail.serverResponse); }
 });
-// The new table replaces the old, then htmx.process wires its forms. Not htmx's swap: it
-// dispatches two events for each element it removes (about 300 here), which on a slow
-// phone took longer than the rest of the redraw. Heard as htmx:afterSwap all the same.
-// An answer that also redraws something outside the table (hx-swap-oob) takes htmx's swap.
+// A live table (it fetches its own partial) is redrawn here: the new table replaces the
+// old, then htmx.process wires its forms. Not htmx's swap: it dispatches two events for each
+// element it removes (about 300 here), which on a slow phone took longer than the rest of
+// the redraw. Heard as htmx:afterSwap all the same. A lesson's answers take htmx's swap:
+// they also push the step's URL and redraw the lesson's words out of band.
+const live = root && root.hasAttribute("data-partial");
 function redraw(html) {
-  if (/\shx-swap-oob=/.test(html)) {
-    window.htmx.swap(root, html, { swapStyle: "innerHTML", settleDelay: 0 }, { afterSwapCallback: afterSwap });
-    return;
-  }
   root.innerHTML = html;
   window.htmx.process(root);
   window.htmx.trigger(root, "htmx:afterSwap", { target: root, elt: root });
