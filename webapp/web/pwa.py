@@ -10,7 +10,7 @@ authority's certificate; compression and long-lived, fingerprinted static files.
   new service worker, which drops the old cache.
 - Responses are compressed (brotli or gzip) by Flask-Compress, through its settings, at
   its lowest levels. Static files, the same for every request, are compressed once at
-  higher levels and kept while their hash holds (about 15 KB less on a first load).
+  higher levels and kept while their hash holds (about 25 KB less on a first load).
 """
 from __future__ import annotations
 
