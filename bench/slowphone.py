@@ -10,6 +10,7 @@ discards so the turn comes back (its moves and the wait for them are not timed).
 - tap: the page taps "Take from stock", or picks a card and taps its Discard (a real
   pointer click). Timed in the page's clock from the button's pointerdown to the first
   time `#view[data-version]` shows a newer version (a MutationObserver, as bench/tap.py).
+  Also the end of the first frame that paints it (the task after that animation frame).
 - load: a fresh browser context (empty cache, no service worker) opens the table page;
   timed from the navigation's start (performance.timeOrigin) to the first animation frame
   in which a card of `#hand .pick` has a box and is not hidden. Also the first contentful
@@ -69,6 +70,22 @@ window.__hand = null;
   requestAnimationFrame(frame);
 })();
 """
+# The same redraw, at the end of the frame that first paints it: a new `#view[data-version]`
+# waits for the next animation frame, and the task after that frame (its style, layout and
+# paint done) notes the time. What the player sees comes with that frame, not before.
+FRAMED = """
+window.__framed = {};
+new MutationObserver(() => {
+  const v = document.getElementById('view');
+  const k = v && v.dataset.version;
+  if (k && !(k in window.__framed)) {
+    window.__framed[k] = null;
+    requestAnimationFrame(() => setTimeout(() => {
+      window.__framed[k] = performance.timeOrigin + performance.now(); }, 0));
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true,
+                      attributeFilter: ['data-version']});
+"""
 SIZES = """
 () => {
   const nav = performance.getEntriesByType('navigation')[0];
@@ -124,6 +141,7 @@ class Side:
         self.tokens = [self.api("post", f"/api/tables/{self.code}/seats", json={"name": n})["token"]
                        for n in ("Ana", "Ben")]
         self.taps: list[float] = []
+        self.frames: list[float] = []
         self.kinds: list[str] = []
         self.loads: list[dict] = []
         self.first: dict | None = None
@@ -140,7 +158,7 @@ class Side:
         ctx = self.browser.new_context(viewport=VIEWPORT, has_touch=True, service_workers="block")
         ctx.add_cookies([{"name": f"baraha_{self.code}", "value": self.tokens[0], "url": self.base,
                           "httpOnly": True}])
-        ctx.add_init_script(WATCH + TAPPED + HAND)
+        ctx.add_init_script(WATCH + FRAMED + TAPPED + HAND)
         page = ctx.new_page()
         cdp = ctx.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": self.rate})
@@ -217,6 +235,11 @@ class Side:
         t0, shown = page.evaluate("""v => [window.__tap, Math.min(...Object.entries(window.__seen)
             .filter(([k]) => +k > v).map(([, t]) => t))]""", version)
         self.taps.append(shown - t0)
+        page.wait_for_function("""v => Object.entries(window.__framed).some(([k, t]) => +k > v && t !== null)""",
+                               arg=version, timeout=60_000)
+        framed = page.evaluate("""v => Math.min(...Object.entries(window.__framed)
+            .filter(([k, t]) => +k > v && t !== null).map(([, t]) => t))""", version)
+        self.frames.append(framed - t0)
         self.kinds.append(kind)
 
     def close(self) -> None:
@@ -240,6 +263,7 @@ class Side:
                 "checkout_changed_during_run": commit(self.checkout) != self.started,
                 "server_error_lines": errors[:5],
                 "tap_to_redraw_ms": dict(stat(self.taps), kinds=self.kinds, by_kind=by_kind),
+                "tap_to_painted_frame_ms": stat(self.frames),
                 "open_to_hand_ms": stat([x["hand"] for x in self.loads]),
                 "open_to_first_paint_ms": stat([x["fcp"] for x in self.loads]),
                 "open_to_load_event_ms": stat([x["loadEventEnd"] for x in self.loads]),

@@ -246,6 +246,23 @@ def test_text_is_gzipped(client, url):
     assert "Content-Encoding" not in plain.headers
 
 
+@pytest.mark.parametrize("encoding", ["gzip", "br"])
+def test_static_files_are_compressed_at_a_high_level_and_revalidate(client, encoding):
+    import brotli
+    data = (ROOT / "static" / "js" / "vendor" / "htmx.min.js").read_bytes()
+    r = client.get("/static/js/vendor/htmx.min.js", headers={"Accept-Encoding": f"{encoding}, deflate"})
+    assert r.status_code == 200 and r.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in r.headers["Vary"]
+    unpack, best = ((gzip.decompress, len(gzip.compress(data, 9))) if encoding == "gzip" else
+                    (brotli.decompress, len(brotli.compress(data, quality=7))))
+    assert unpack(r.data) == data
+    assert len(r.data) <= best
+    assert int(r.headers["Content-Length"]) == len(r.data)
+    again = client.get("/static/js/vendor/htmx.min.js",
+                       headers={"Accept-Encoding": encoding, "If-None-Match": r.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+
+
 def test_fingerprinted_files_are_cached_for_a_year(client):
     html = client.get("/").get_data(as_text=True)
     url = re.search(r'href="(/static/css/app\.css\?v=[0-9a-f]{12})"', html).group(1)

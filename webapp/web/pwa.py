@@ -8,10 +8,13 @@ authority's certificate; compression and long-lived, fingerprinted static files.
 - `/sw.js` is rendered from templates/pwa/sw.js with the app shell's URLs and a version
   that is a hash of every static file and of the shell's templates: any change makes a
   new service worker, which drops the old cache.
-- Responses are compressed (brotli or gzip) by Flask-Compress, through its settings.
+- Responses are compressed (brotli or gzip) by Flask-Compress, through its settings, at
+  its lowest levels. Static files, the same for every request, are compressed once at
+  higher levels and kept while their hash holds (about 25 KB less on a first load).
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import threading
@@ -120,6 +123,54 @@ def init_compress(app) -> None:
                  "application/json", "application/manifest+json", "image/svg+xml"]
     app.config.setdefault("COMPRESS_MIMETYPES", mimetypes)
     app.extensions["compress"] = Compress(app)
+    # After Compress's hook, so it runs before it (Flask runs them last-registered first);
+    # Compress leaves a response that already has a Content-Encoding as it is.
+    app.after_request(_static_compressed)
+
+
+# Brotli 7: within 1% of 9's size at a tenth of its time; 11 saves 8% more but took 0.7 s
+# for the static files on a busy 2-core machine, which the first phone after a start waits.
+BROTLI = 7
+# (full path, algorithm) -> (the file's hash, its compressed bytes)
+_packed: dict[tuple[str, str], tuple[str, bytes]] = {}
+
+
+def _pack(data: bytes, algorithm: str) -> bytes:
+    if algorithm == "br":
+        import brotli
+        return brotli.compress(data, quality=BROTLI)
+    return gzip.compress(data, 9, mtime=0)
+
+
+def _static_compressed(response: Response) -> Response:
+    """A whole static file (200) of a compressible type, compressed once per version of
+    the file at brotli 7 or gzip 9 (a few ms, once), instead of at level 1 for
+    every request."""
+    if (request.endpoint != "static" or response.status_code != 200
+            or "Content-Encoding" in response.headers
+            or response.mimetype not in current_app.config["COMPRESS_MIMETYPES"]):
+        return response
+    algorithm = request.accept_encodings.best_match(["br", "gzip"])
+    full = _static_path((request.view_args or {}).get("filename", ""))
+    digest = file_hash(full) if algorithm and full else None
+    if digest is None:
+        return response
+    packed = _packed.get((full, algorithm))
+    if packed is None or packed[0] != digest:
+        with open(full, "rb") as f:
+            packed = (digest, _pack(f.read(), algorithm))
+        with _lock:
+            _packed[(full, algorithm)] = packed
+    response.close()                # the file send_file opened
+    response.direct_passthrough = False
+    response.set_data(packed[1])
+    response.headers["Content-Encoding"] = algorithm
+    response.headers.pop("Accept-Ranges", None)
+    response.vary.add("Accept-Encoding")
+    etag, weak = response.get_etag()
+    if etag and not weak:
+        response.set_etag(f"{etag}:{algorithm}")
+    return response.make_conditional(request)
 
 
 # ---- the installable app ---------------------------------------------------------------

@@ -56,7 +56,19 @@ document.body.addEventListener("htmx:beforeSwap", (e) => {
   if (elt && elt.matches && elt.matches("form.act") && e.detail.xhr && e.detail.xhr.status < 300) {
     ownVersion = versionOf(e.detail.serverResponse);
   }
+  if (live && e.detail.shouldSwap) { e.detail.shouldSwap = false; redraw(e.detail.serverResponse); }
 });
+// A live table (it fetches its own partial) is redrawn here: the new table replaces the
+// old, then htmx.process wires its forms. Not htmx's swap: it dispatches two events for each
+// element it removes (about 300 here), which on a slow phone took longer than the rest of
+// the redraw. Heard as htmx:afterSwap all the same. A lesson's answers take htmx's swap:
+// they also push the step's URL and redraw the lesson's words out of band.
+const live = root && root.hasAttribute("data-partial");
+function redraw(html) {
+  root.innerHTML = html;
+  window.htmx.process(root);
+  window.htmx.trigger(root, "htmx:afterSwap", { target: root, elt: root });
+}
 document.body.addEventListener("htmx:afterSwap", (e) => {
   if (e.detail.target === root) afterSwap();
 });
@@ -247,9 +259,7 @@ function connect() {
     lastHtml = msg.html;
     if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
     if (!beforeSwap(msg.html)) { behind(); return; }
-    // The same swap as a fetched view's (htmx processes the new table), now.
-    window.htmx.swap(root, msg.html, { swapStyle: "innerHTML", settleDelay: 0 },
-                     { afterSwapCallback: afterSwap });
+    redraw(msg.html);         // the same redraw as a fetched view's, now
   });
   socket.on("changed", (msg) => {
     // A page that is pushed its view hears `changed` only when the server could not draw

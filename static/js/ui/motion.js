@@ -8,8 +8,8 @@ export function rects(els) {
   return out;
 }
 function box(sel) { const el = $(sel); return el ? el.getBoundingClientRect() : null; }
-export function flyFrom(el, from, ms, delay, fade) {
-  const to = el.getBoundingClientRect();
+export function flyFrom(el, from, ms, delay, fade, at) {
+  const to = at || el.getBoundingClientRect();
   if (!from || !to.width) return;
   const dx = (from.left + from.width / 2) - (to.left + to.width / 2);
   const dy = (from.top + from.height / 2) - (to.top + to.height / 2);
@@ -55,9 +55,18 @@ export function snapshot() {
   return s;
 }
 
+// Every box is read before any card starts to move (an animation makes the next read lay
+// the page out again): the flights are listed, measured together, then started.
 export function animate(b) {
   const v = view();
   if (!v || !b || !motion()) return;
+  const flights = [], then = [];
+  plan(v, b, (...args) => { flights.push(args); }, then);
+  const at = flights.map((f) => f[0].getBoundingClientRect());
+  flights.forEach((f, i) => flyFrom(f[0], f[1], f[2], f[3], f[4], at[i]));
+  then.forEach((f) => f());
+}
+function plan(v, b, fly, then) {
   const newHand = v.getAttribute("data-hand-no") !== b.hand;
   const top = v.getAttribute("data-discard");
   const stockNow = box(".pile.stock .pile-cards"), discardNow = box(".pile.discard .pile-cards");
@@ -65,16 +74,16 @@ export function animate(b) {
   let n = 0;
   picks().forEach((el) => {
     const c = el.getAttribute("data-card"), was = b.cards[c];
-    if (was && !newHand) { flyFrom(el, was, 220); return; }
+    if (was && !newHand) { fly(el, was, 220); return; }
     const from = (!newHand && b.discardTop === c) ? b.discard : (b.stock || stockNow);
-    flyFrom(el, from, newHand ? 320 : 300, newHand ? 35 * n++ : 0, true);
+    fly(el, from, newHand ? 320 : 300, newHand ? 35 * n++ : 0, true);
   });
   if (newHand) return;
   // The discard pile: the new top card comes from your hand or from its player.
   const pileNow = +v.getAttribute("data-pile-n") || 0, stockN = +v.getAttribute("data-stock") || 0;
   if (top && pileNow > b.pile) {
     const t = $(".pile.discard .card.top");
-    if (t) { if (b.cards[top]) flyFrom(t, b.cards[top], 280); else if (b.opps[b.turn]) flyFrom(t, b.opps[b.turn], 320, 0, true); else pop(t); }
+    if (t) { if (b.cards[top]) fly(t, b.cards[top], 280); else if (b.opps[b.turn]) fly(t, b.opps[b.turn], 320, 0, true); else then.push(() => pop(t)); }
   }
   // Melds: new cards on the table come from your hand, or from the player who played them.
   $$(".meld[data-onto]").forEach((m) => {
@@ -82,9 +91,9 @@ export function animate(b) {
     $$(".card[data-card]", m).forEach((el, i) => {
       const c = el.getAttribute("data-card");
       if (had.indexOf(c) >= 0) return;
-      if (b.cards[c]) flyFrom(el, b.cards[c], 300, i * 30);
-      else if (b.opps[b.turn]) flyFrom(el, b.opps[b.turn], 320, i * 30, true);
-      else pop(el, i * 30);
+      if (b.cards[c]) fly(el, b.cards[c], 300, i * 30);
+      else if (b.opps[b.turn]) fly(el, b.opps[b.turn], 320, i * 30, true);
+      else then.push(() => pop(el, i * 30));
     });
   });
   // Someone else drew: a card back goes from the pile to their box.
@@ -92,7 +101,8 @@ export function animate(b) {
     const s = o.getAttribute("data-seat"), c = $(".count", o), now = c ? parseInt(c.textContent, 10) : 0;
     if (now > (b.counts[s] || 0)) {
       const took = stockN === b.stockN && pileNow < b.pile;
-      ghost(took ? (discardNow || b.discard) : (stockNow || b.stock), o.getBoundingClientRect());
+      const from = took ? (discardNow || b.discard) : (stockNow || b.stock), to = o.getBoundingClientRect();
+      then.push(() => ghost(from, to));
     }
   });
 }
