@@ -73,7 +73,8 @@ def played(server, seed: int):  # noqa: F811
         v0 = t.view(0)
         if v0.get("result"):
             return None
-        if v0["turn"] == 0 and v0["phase"] == "draw" and _laid_on_mine(v0):
+        # (stock left: the hand goes on after the phone's discard, the others to play)
+        if v0["turn"] == 0 and v0["phase"] == "draw" and v0["stock"] > 2 and _laid_on_mine(v0):
             return t, tokens[0]
         seat = v0["turn"]
         v = t.view(seat)
