@@ -25,8 +25,28 @@ def phone_page(browser, width: int, height: int, lang: str = "en", four: bool = 
     assert not errors, errors
 
 
+# The part of an element that must be seen: all of it, but for a card of an overlapping hand
+# (a short phone: one row), its left edge up to the next card, which must show the card's
+# rank whole; a picked card must be whole.
+SEEN = """const seen = (el) => {
+  const r = el.getBoundingClientRect();
+  const box = {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height, why: ""};
+  if (!el.matches("#hand .pick")) return box;
+  let next = el.nextElementSibling;
+  while (next && !next.matches(".pick")) next = next.nextElementSibling;
+  if (!next || !next.getClientRects().length) return box;
+  const n = next.getBoundingClientRect();
+  if (n.left >= r.right - .5 || n.left <= r.left || Math.abs(n.top - r.top) > r.height / 2) return box;
+  if (el.getAttribute("aria-pressed") === "true") box.why = "is picked but the next card covers it";
+  box.right = n.left; box.width = n.left - r.left;
+  const rank = el.querySelector(".c-r");
+  if (rank && rank.getBoundingClientRect().right > n.left + .5) box.why = "shows only " + Math.round(box.width) + "px, its rank cut";
+  return box;
+};"""
+
 # Every card of #hand, every move button shown (in the row, or in an open sheet).
 SHOWN = """() => {
+  """ + SEEN + """
   const W = innerWidth, H = innerHeight, bad = [];
   const open = [...document.querySelectorAll("dialog[open]")];
   const els = open.length
@@ -37,7 +57,8 @@ SHOWN = """() => {
   for (const el of els) {
     if (el.closest("[hidden]") || !el.getClientRects().length) continue;
     n++;
-    const r = el.getBoundingClientRect(), name = el.dataset.card || el.textContent.trim();
+    const r = seen(el), name = el.dataset.card || el.textContent.trim();
+    if (r.why) { bad.push(name + " " + r.why); continue; }
     if (r.left < 0 || r.top < 0 || r.right > W + .5 || r.bottom > H + .5) {
       bad.push(name + " is off screen: " + [r.left, r.top, r.right, r.bottom].map(Math.round)); continue;
     }
@@ -90,6 +111,7 @@ def deck_of(hands: list[list[str]], dealer: int, rest_first: list[str] = ()) -> 
 # other player's box and every face-up card of every meld on the table; the game's name in the
 # bar whole or not shown; and the page itself never scrolls.
 TABLE = """() => {
+  """ + SEEN + """
   const W = innerWidth, H = innerHeight, bad = [], counts = {};
   const groups = {
     hand: "#hand [data-card]",
@@ -104,8 +126,9 @@ TABLE = """() => {
     for (const el of document.querySelectorAll(sel)) {
       if (el.closest("[hidden]") || !el.getClientRects().length) continue;
       counts[group]++;
-      const r = el.getBoundingClientRect();
+      const r = seen(el);
       const name = group + " " + (el.dataset.card || el.dataset.seat || el.dataset.pile || el.textContent.trim());
+      if (r.why) { bad.push(name + " " + r.why); continue; }
       if (r.left < -.5 || r.top < -.5 || r.right > W + .5 || r.bottom > H + .5) {
         bad.push(name + " is off screen: " + [r.left, r.top, r.right, r.bottom].map(Math.round)); continue;
       }

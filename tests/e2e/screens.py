@@ -46,6 +46,7 @@ from werkzeug.serving import make_server
 from . import tabletop
 from .conftest import ARGS, CHROMIUM, PHONE
 from .driver import (
+    CORNER,
     create_table,
     join_by_code,
     join_here,
@@ -206,7 +207,7 @@ def main(out: Path, extra: bool = False) -> None:
                 ana.keyboard.press("Escape")
 
             tap(ana, [])
-            ana.locator('.hand .pick[data-card="KC"]').click()   # put it back: the play picks it
+            ana.locator('.hand .pick[data-card="KC"]').click(position=CORNER)   # put it back: the play picks it
             now = play(pages, acts[6:11], now)      # ... Ben melds three nines
             wait_version(ana, now)
             ana.evaluate("window.scrollTo(0, 0)")

@@ -22,7 +22,7 @@ from webapp.engine.cards import parse
 from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 
-from .driver import scenario, wait_version
+from .driver import CORNER, scenario, wait_version
 from .fit import SIZES, deck_of, fits, phone_page
 from .test_ui import axe
 from tests.waiting import wait_js
@@ -113,13 +113,13 @@ def a_turn(server, ana, axe_too=False):
     expect(ana.locator("#hand .pick")).to_have_count(13)
     expect(ana.locator("#hand .pick.fresh")).to_have_count(1)   # the card just drawn
     fits(ana, "after drawing")
-    ana.locator('#hand .pick[data-card="KC"]').click()
+    ana.locator('#hand .pick[data-card="KC"]').click(position=CORNER)
     expect(ana.locator('form.act[data-do="layoff"]:not([hidden])')).to_have_count(1)
     fits(ana, "K♣ picked")
     if axe_too:
         axe(ana, "K♣ picked")
     for i in (0, 1):
-        ana.locator("#hand .pick:not([aria-pressed=true])").nth(i).click()
+        ana.locator("#hand .pick:not([aria-pressed=true])").nth(i).click(position=CORNER)
     expect(ana.locator("#hand .pick[aria-pressed=true]")).to_have_count(3)
     fits(ana, "three cards picked")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .driver import create_table, join_by_code, join_here, play, scenario, version, wait_version
+from .driver import CORNER, create_table, join_by_code, join_here, play, scenario, version, wait_version
 from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
@@ -137,13 +137,13 @@ def test_an_illegal_or_stale_tap_is_answered_in_plain_words(live_server, phones)
         if (version) f.querySelector('input[name=version]').value = version;
         if (action) f.querySelector('input[name=action]').value = action;
         f.requestSubmit(); }"""
-    cy.locator('.hand .pick[data-card="QC"]').click()
+    cy.locator('.hand .pick[data-card="QC"]').click(position=CORNER)
     cy.evaluate(forge, ["1", None])
     expect(cy.locator("#toast")).to_contain_text("Someone moved before your tap arrived")
     expect(cy.locator("#hand .pick")).to_have_count(13)       # nothing was played
     expect(cy.locator(".pile.discard .card.empty")).to_be_visible()
     # An action the rules refuse keeps the screen (and the selection) and says why.
-    cy.locator('.hand .pick[data-card="QC"]').click()
+    cy.locator('.hand .pick[data-card="QC"]').click(position=CORNER)
     cy.evaluate(forge, [None, '{"do":"discard","card":"KD"}'])
     expect(cy.locator("#toast")).to_have_text("K♦ is not in your hand")
     expect(cy.locator('.hand .pick[aria-pressed="true"]')).to_have_count(1)   # state kept

@@ -21,7 +21,7 @@ from webapp.tables import tables_of
 from tests.waiting import settled, wait_js
 
 from . import tabletop
-from .driver import wait_version
+from .driver import CORNER, wait_version
 from .fit import SIZES, phone_page, table_fits
 
 pytestmark = pytest.mark.e2e
@@ -83,7 +83,7 @@ def test_the_whole_table_is_on_one_screen(server, phone):
             phone.locator("[data-pile=stock] [data-tap=draw]").click()      # draw: one card more
             wait_version(phone, v + 1)
             table_fits(phone, what + ", after drawing")
-            phone.locator("#hand [data-card]").first.click()                # a card picked
+            phone.locator("#hand [data-card]").first.click(position=CORNER)                # a card picked
             table_fits(phone, what + ", a card picked")
 
 
@@ -134,7 +134,7 @@ def test_a_tap_whose_card_is_redrawn_under_the_finger_still_picks_it(server, pho
         expect(card).to_be_visible()
         want = "false" if card.get_attribute("aria-pressed") == "true" else "true"
         box = card.bounding_box()
-        phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        phone.mouse.move(box["x"] + CORNER["x"], box["y"] + CORNER["y"])
         phone.mouse.down()
         assert phone.evaluate(SWAPPED)
         phone.mouse.up()
@@ -173,7 +173,7 @@ def test_taps_while_pushes_arrive_are_never_lost(server, phone):
         pressed = {c: False for c in keep}
         for i in range(30):
             c = keep[i % len(keep)]
-            phone.locator(f'#hand [data-card="{c}"]').click()
+            phone.locator(f'#hand [data-card="{c}"]').click(position=CORNER)
             pressed[c] = not pressed[c]
             expect(phone.locator(f'#hand [data-card="{c}"]')).to_have_attribute(
                 "aria-pressed", "true" if pressed[c] else "false")

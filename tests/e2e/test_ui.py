@@ -21,7 +21,7 @@ from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 
 from .conftest import PHONE
-from .driver import scenario, version, wait_version
+from .driver import CORNER, scenario, version, wait_version
 from .stacked_server import build
 from tests.waiting import wait_js
 
@@ -161,7 +161,7 @@ def test_axe_finds_nothing_serious_on_any_screen(server, people):
     axe(ana, "waiting for players (invite open)")
 
     table_at(server, people, 6)                               # Ana's turn, mid-hand
-    ana.locator('.hand .pick[data-card="KC"]').click()       # K♣ picked: a meld glows
+    ana.locator('.hand .pick[data-card="KC"]').click(position=CORNER)       # K♣ picked: a meld glows
     expect(ana.locator(".meld.accepts")).to_have_count(1)
     axe_both(ana, "table, your turn, a card picked")
     dealer = int(ana.locator(".opp:has(.badge.dealer)").get_attribute("data-seat"))
@@ -237,7 +237,7 @@ def test_no_sideways_scrolling_and_every_control_at_least_44px(server, people):
     check_sizes(ben, "join page")
     check_sizes(ana, "waiting for players")
     table_at(server, people, 6)
-    ana.locator('.hand .pick[data-card="KC"]').click()       # the lay-off and discard buttons
+    ana.locator('.hand .pick[data-card="KC"]').click(position=CORNER)       # the lay-off and discard buttons
     check_sizes(ana, "table (your turn)")
     check_sizes(cy, "table (someone else's turn)")
     ana.locator("[data-open=settings]").click()

@@ -13,11 +13,18 @@ export function selected() {
   return $$("#hand .pick[aria-pressed=true]").map((b) => b.getAttribute("data-card")).sort();
 }
 function same(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+// On a short phone the hand is one row whose cards overlap (app.css): a picked card is shown
+// whole, so the row counts the picked cards that have a card after them.
+function spread() {
+  const hand = $("#hand .hand");
+  if (hand) hand.style.setProperty("--p", String($$("#hand .pick[aria-pressed=true] + .pick").length));
+}
 
 // Show exactly the moves that use the selected cards; light up melds that take the card.
 export function update() {
   const sel = selected();
   saved = sel;
+  spread();
   let shown = 0, layoffs = 0;
   $$(".meld").forEach((m) => { m.classList.remove("accepts"); m.disabled = true; m.removeAttribute("aria-description"); });
   $$("form.act.needs").forEach((f) => {
@@ -87,6 +94,7 @@ function place(order, animate) {
   const slot = $(".slot", hand);
   picks().map((b, i) => [pos(b), i, b]).sort((a, b) => a[0] - b[0] || a[1] - b[1])
     .forEach((x) => hand.insertBefore(x[2], slot));
+  spread();
   if (before) picks().forEach((b) => flyFrom(b, before[b.getAttribute("data-card")], 220));
 }
 export function sortHand(by, animate) {
@@ -112,6 +120,7 @@ function sortTapped() {
 export function restoreOrder() {
   const order = savedOrder();
   const by = sortTapped();
+  spread();
   if (order) place(order, false);
   else if (by && !$('[data-sort-by="' + by + '"][aria-pressed="true"]')) sortHand(by, false);
   markFresh();
@@ -193,6 +202,7 @@ function moveCard(card, target, after) {
   const before = motion() ? rects(picks()) : null;
   target.parentNode.insertBefore(card, after ? target.nextSibling : target);
   saveOrder(picks().map((b) => b.getAttribute("data-card")));
+  spread();
   $$("[data-sort-by]").forEach((b) => b.setAttribute("aria-pressed", "false"));
   if (before) picks().forEach((b) => { if (b !== card) flyFrom(b, before[b.getAttribute("data-card")], 180); });
 }

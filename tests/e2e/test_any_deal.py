@@ -1,0 +1,145 @@
+"""Any deal fits a 320x568 phone: random deals of Tong-its (hints on) played through
+`Table.act` (the calls behind the JSON API) by bots until melds are down and another seat
+has laid off on the phone's meld, so the line "… laid off on your meld: you may call Draw on
+your next turn" shows; then the phone's page, in Filipino and in English, on its turn (the
+hint line, a card drawn, a card picked, the Hint asked) and while the others play: the
+whole table on screen and uncovered (tests/e2e/fit.py), and what the others did since your
+turn at least 12 px. The seed of each deal is in the failure's message."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from webapp.bots import choose
+from webapp.engine.cards import parse
+from webapp.tables.cookies import cookie_name
+from tests.waiting import settled
+
+from .driver import CORNER, wait_version
+from .fit import phone_page, table_fits
+from .test_table import server  # noqa: F401  (the module's live server)
+
+pytestmark = pytest.mark.e2e
+
+DECK = [r + s for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+SINCE = """() => [...document.querySelectorAll('.opp-since')].filter(e => e.innerText.trim())
+  .map(e => [e.innerText.trim().slice(0, 40), parseFloat(getComputedStyle(e).fontSize)])"""
+PLACES = """() => ['#opponents', '#board', '#hand', '#actions'].map(s => {
+  const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.bottom].map(Math.round); })"""
+DEALS = 3      # deals that reach the state, per language
+
+
+def _act(t, seat: int, action: dict) -> None:
+    t.act(seat, t.view(seat)["version"], dict(action))
+
+
+def _pick(v: dict, rng: random.Random) -> dict:
+    """A bot's move, but any meld first and a lay-off on seat 0's melds before all else (by
+    the others), so that the table fills up and the phone's meld gets a card."""
+    legal = [{k: x for k, x in a.items() if k != "seat"} for a in v["legal"]]
+    if v["seat"] != 0:
+        onto = [a for a in legal if a["do"] == "layoff" and a["onto"]["seat"] == 0]
+        if onto:
+            return onto[0]
+    melds = [a for a in legal if a["do"] == "meld"]
+    if melds:
+        return max(melds, key=lambda a: len(a["cards"]))
+    return choose(v, "normal", rng)
+
+
+def _laid_on_mine(v: dict) -> bool:
+    """Another seat laid off on seat 0's meld since seat 0's last move."""
+    for e in reversed(v["events"]):
+        if e.get("seat") == 0:
+            return False
+        if e.get("do") == "layoff" and e.get("seat") != 0 and (e.get("onto") or {}).get("seat") == 0:
+            return True
+    return False
+
+
+def played(server, seed: int):  # noqa: F811
+    """A new table dealt from a deck shuffled by `seed`, played until seat 0 is to draw
+    after a lay-off on its meld; None when the hand ends first."""
+    rng = random.Random(seed)
+    deck = DECK[:]
+    rng.shuffle(deck)
+    t = server.tables.create("tongits", 3, {"hints": True}, {})
+    server.decks[t.code] = ([parse(c) for c in deck], 1)
+    tokens = [t.join(n, s)[1] for s, n in enumerate(["Ana", "Lola", "Buwan"])]
+    for _ in range(300):
+        v0 = t.view(0)
+        if v0.get("result"):
+            return None
+        # (stock left: the hand goes on after the phone's discard, the others to play)
+        if v0["turn"] == 0 and v0["phase"] == "draw" and v0["stock"] > 2 and _laid_on_mine(v0):
+            return t, tokens[0]
+        seat = v0["turn"]
+        v = t.view(seat)
+        if not v["legal"]:
+            return None
+        _act(t, seat, _pick(v, rng))
+    return None
+
+
+def _look(page, what: str, said: bool = False) -> None:
+    """The whole table fits; what the others did (`said`: some line must be there) at 12px."""
+    got = table_fits(page, what)
+    assert got["counts"]["player"] == 2 and got["counts"]["pile"] == 2, (what, got["counts"])
+    sizes = page.evaluate(SINCE)
+    assert sizes or not said, f"{what}: no line of what the others did"
+    small = [s for s in sizes if s[1] < 12]
+    assert not small, f"{what}: since-your-turn lines under 12px: {small}"
+
+
+@pytest.mark.parametrize("lang", ["fil", "en"])
+def test_random_deals_fit_320x568_with_a_lay_off_on_your_meld(browser, server, lang):  # noqa: F811
+    first = random.randrange(10**6)
+    seen = 0
+    with phone_page(browser, 320, 568, lang) as page:
+        for seed in range(first, first + 60):
+            got = played(server, seed)
+            if not got:
+                continue
+            t, token = got
+            what = f"{lang}, deal seed {seed}"
+            page.context.add_cookies([{"name": cookie_name(t.code), "value": token, "url": server.base}])
+            page.goto(f"{server.base}/t/{t.code}")
+            expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+            settled(page)
+            # The line that says why Call Draw is not offered, and the Hint button.
+            expect(page.locator("[data-hint]")).to_contain_text(re.compile("Lola|Buwan"))
+            expect(page.locator(".hint-btn")).to_be_visible()
+            _look(page, what + ", your turn, a lay-off on your meld", said=True)
+            v = t.view(0)["version"]
+            page.locator("[data-pile=stock] [data-tap=draw]").click()
+            wait_version(page, v + 1)
+            _look(page, what + ", a card drawn")
+            page.locator("#hand [data-card]").last.click(position=CORNER)
+            expect(page.locator("#hand .pick[aria-pressed=true]")).to_have_count(1)
+            _look(page, what + ", a card picked")
+            # The Hint marks the move and says why in its bubble (where the bubble goes is
+            # not this test's business): the table under it does not move; tapped, the
+            # bubble goes and the whole table is there.
+            boxes = page.evaluate(PLACES)
+            page.locator(".hint-btn").click()
+            expect(page.locator(".hinted").first).to_be_attached()
+            expect(page.locator("#hint-why")).to_be_visible()
+            assert page.evaluate(PLACES) == boxes, what + ": the Hint moved the table"
+            page.locator("#hint-why").click()
+            expect(page.locator("#hint-why")).to_be_hidden()
+            _look(page, what + ", the Hint asked")
+            # The phone discards what it picked; the others play on while it looks.
+            page.locator("#hand .pick[aria-pressed=true]").click(position=CORNER)
+            expect(page.locator("#hand .pick[aria-pressed=true]")).to_have_count(0)
+            view = t.view(0)
+            card = next(a for a in view["legal"] if a["do"] == "discard")
+            _act(t, 0, card)
+            wait_version(page, view["version"] + 1)
+            _look(page, what + ", Lola's turn")
+            seen += 1
+            if seen == DEALS:
+                break
+    assert seen == DEALS, f"only {seen} of 60 deals from seed {first} reached a lay-off on your meld"
