@@ -96,7 +96,7 @@ def _look(page, what: str, said: bool = False) -> None:
 
 @pytest.mark.parametrize("lang", ["fil", "en"])
 def test_random_deals_fit_320x568_with_a_lay_off_on_your_meld(browser, server, lang):  # noqa: F811
-    first = random.randrange(10**6)
+    first = 1000      # fixed: the same deals on every run (a failure names its seed)
     seen = 0
     with phone_page(browser, 320, 568, lang) as page:
         for seed in range(first, first + 60):

@@ -203,9 +203,10 @@ CHECK = """() => {
     const target = el.matches('input[type=radio], input[type=checkbox]') ? (el.closest('label') || el) : el;
     const r = target.getBoundingClientRect();
     if (!r.width || !r.height) continue;
-    // Below 360px the 13 cards of a hand share two rows with the moves on
-    // one screen (cards as narrow as 36px, still 50px tall); every other control is 44px.
-    const card = el.matches('#hand .pick') && window.innerWidth < 360;
+    // Below 360px wide, or 700px tall, the cards of a hand share one screen with the whole
+    // table (cards as narrow as 36px, still 50px tall; overlapped, each shows its rank:
+    // fit.py checks that); every other control is 44px.
+    const card = el.matches('#hand .pick') && (window.innerWidth < 360 || window.innerHeight <= 700);
     if (card ? (r.width < 36 || r.height < 50) : (r.width < 43.5 || r.height < 43.5))
       out.small.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
   }
