@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .driver import CORNER
 from .fit import deck_of, phone_page
 from .test_live_table import make_table, open_page, server  # noqa: F401  (the module's server)
 
@@ -50,7 +51,7 @@ UNDER = """() => {
   const top = Math.min(...picks.map((c) => c.getBoundingClientRect().top));
   const under = picks.filter((c) => { const r = c.getBoundingClientRect();
     return r.top < top + 2 && r.right > s.left && r.left < s.right; });
-  return [...under, picks[picks.length - 1]].map((c) => c.dataset.card);
+  return [...new Set([...under, picks[picks.length - 1]])].map((c) => c.dataset.card);
 }"""
 
 # The nudge button on the box of the player to move: what is on top at its centre, at the
@@ -82,12 +83,12 @@ def test_a_nudge_names_who_nudged_over_no_card_and_picked_cards_leave_the_orders
         open_page(server, ben, code)
         expect(ana.locator("#view")).to_have_attribute("data-mine", "1")
 
-        # Ana picks the cards of her first row that lie under the orders bar, and one of the
-        # second row: they rise, and the bar stays uncovered.
+        # Ana picks the cards of her hand that lie under the orders bar, and her last card:
+        # they rise, and the bar stays uncovered.
         under = ana.evaluate(UNDER)
         assert len(under) >= 2, under
         for card in under:
-            ana.locator(f'#hand .pick[data-card="{card}"]').click()
+            ana.locator(f'#hand .pick[data-card="{card}"]').click(position=CORNER)
             expect(ana.locator(f'#hand .pick[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
         ana.wait_for_timeout(200)       # the rise is a short transition
         got = ana.evaluate(LAYOUT)

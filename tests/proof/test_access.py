@@ -259,8 +259,11 @@ def test_a_stranger_repeating_claims_cannot_stall_the_players(server):
         play_to_the_end(base, code, [ana, ben])                 # no tap answered 409
     finally:
         stop.set()
-    assert answers[:3] == [303, 303, 303] and set(answers[3:]) == {429}, answers[:10]
-    assert len(answers) > 10
+    # Three claims a minute from one address: the pace's window slides, so a run that
+    # crosses its edge lets one or two more through, never the flood.
+    assert answers[:3] == [303, 303, 303] and answers[3] == 429, answers[:10]
+    assert len(answers) > 10 and set(answers) == {303, 429}
+    assert answers.count(303) <= 6, answers.count(303)
     # The host sees who asked (Ben's seat, the last one the stranger could ask for).
     host, _ = page_phone(base, code, ana)
     assert "seat-asks" in host.get(f"{base}/t/{code}/view", timeout=10).text
