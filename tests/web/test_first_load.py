@@ -7,23 +7,10 @@ import gzip
 import re
 from urllib.parse import urljoin, urlsplit
 
-import pytest
-
-from webapp import create_app
-from webapp.tables import tables_of
-
 BUDGET = 100_000            # bytes as sent, headers included
 HEADERS = 400               # a response's status line and headers: about 300 bytes here
 LINKED = re.compile(r'<(?:script[^>]*\ssrc|link[^>]*\srel="(?:stylesheet|modulepreload|icon)"[^>]*\shref)="([^"]+)"')
 IMPORTED = re.compile(r'^import\s+(?:[^"\']*from\s+)?["\'](\.[^"\']+)["\']', re.M)
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "baraha.sqlite3"), "TESTING": True,
-                      "BOT_DELAY": 0, "RATE_LIMIT": None, "TABLES_PER_CLIENT": None})
-    yield app
-    tables_of(app).shutdown()
 
 
 def test_a_table_pages_first_load_is_at_most_100_kb(app):
