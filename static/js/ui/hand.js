@@ -120,7 +120,6 @@ function sortTapped() {
 export function restoreOrder() {
   const order = savedOrder();
   const by = sortTapped();
-  spread();
   if (order) place(order, false);
   else if (by && !$('[data-sort-by="' + by + '"][aria-pressed="true"]')) sortHand(by, false);
   markFresh();
