@@ -152,6 +152,7 @@ def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path, server_log):
         assert "█" in out or "▀" in out or "▄" in out, "a QR code is printed"
         assert wait_for(lambda: _up(base), timeout=30)
         play_over_a_real_server(base)
+        phone = _a_phone_connected(base)     # still there at Ctrl-C, as at a family's table
         if sys.platform.startswith("linux"):
             # Plain http: no process of the server loads cryptography (11 MB each).
             for pid in [proc.pid, *_children(proc.pid)]:
@@ -168,6 +169,18 @@ def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path, server_log):
             rest.write_text(proc.stdout.read())
             server_log.watch(rest)
     assert code == 0
+    # The server closed the phone's socket itself: its worker left at once, not killed
+    # (which the log check above would catch) after waiting for that socket's thread.
+    assert not phone.connected
+
+
+def _a_phone_connected(base):
+    code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 2}).json()["code"]
+    token = requests.post(f"{base}/api/tables/{code}/seats", json={"name": "Lola"}).json()["token"]
+    phone = socketio.Client(reconnection=False)
+    phone.connect(base, auth={"token": token}, wait_timeout=10)
+    assert wait_for(lambda: phone.transport() == "websocket"), phone.transport()
+    return phone
 
 
 def _children(pid):

@@ -11,6 +11,7 @@ also said `changed: false` is not sent `changed`). Every emit names its room or 
 from __future__ import annotations
 
 import threading
+import time
 from typing import NamedTuple
 
 from flask import current_app, request
@@ -141,6 +142,27 @@ def _push(code: str, version: int, sid: str, w: Wanting) -> None:
             socketio.emit("changed", {"version": version}, to=sid)
         return
     socketio.emit("view", {"version": now, "html": html}, to=sid)
+
+
+def close_all(within: float = 2.0) -> None:
+    """The server is stopping: close every connection the way Engine.IO ends one, so the
+    threads serving them end and the process leaves at once (a phone's client reconnects
+    once the server is back; a namespace disconnect would tell it not to come back).
+
+    Engine.IO closes the sockets one by one and waits for each one's writer; a socket whose
+    phone is leaving at that very moment has no writer left, and the wait never ends. So
+    each pass runs on a daemon thread, and a pass that hangs is followed by another, which
+    skips the sockets already closing. `within`: the seconds it may take in all."""
+    if socketio.server is None:
+        return
+    end = time.monotonic() + within
+    while (left := end - time.monotonic()) > 0:
+        closing = threading.Thread(target=socketio.server.eio.disconnect, daemon=True,
+                                   name="baraha-closing")
+        closing.start()
+        closing.join(min(0.3, left))
+        if not closing.is_alive():
+            return
 
 
 def seat_room(code: str, seat: int) -> str:

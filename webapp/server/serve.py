@@ -167,6 +167,14 @@ def more_files() -> None:
         pass
 
 
+GRACEFUL_SECONDS = 3        # what a worker has to leave after Ctrl-C before it is killed
+
+
+def _close_sockets(worker) -> None:
+    from ..realtime import close_all
+    close_all(within=GRACEFUL_SECONDS - 1)
+
+
 def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
     from gunicorn.app.base import BaseApplication
 
@@ -178,8 +186,11 @@ def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
                 "workers": 1, "worker_class": "webapp.server.conns.BoundedWorker", "threads": 1000,
                 # Above the threads, or gthread turns keep-alive off for everyone.
                 "worker_connections": 4000,
-                "timeout": 60, "graceful_timeout": 3, "keepalive": 5,
+                "timeout": 60, "graceful_timeout": GRACEFUL_SECONDS, "keepalive": 5,
                 "accesslog": None, "errorlog": "-", "loglevel": "warning",
+                # Ctrl-C: open sockets keep their threads, which the worker waits for at exit
+                # until it is killed; closing them first lets it leave at once.
+                "worker_int": _close_sockets,
             }.items():
                 self.cfg.set(key, value)
             if tls:
