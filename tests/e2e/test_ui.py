@@ -340,6 +340,8 @@ def test_the_live_region_says_what_happened_and_whose_turn_it_is(server, people,
         assert len(ana.evaluate("window.__tones")) == 2                  # a two-note chime
         assert ana.evaluate("window.__anims") > 0                        # and cards flew
         assert ana.title().startswith("● Your turn")
+        turn_yellow = "rgb(243, 182, 0)"                                 # --turn
+        expect(ana.locator(".bar")).to_have_css("background-color", turn_yellow)
 
         # Turned off in Settings: the next turn is silent (and the choice is kept).
         ana.locator("[data-open=settings]").click()
@@ -350,6 +352,7 @@ def test_the_live_region_says_what_happened_and_whose_turn_it_is(server, people,
         now = advance(table, server.acts[5:8])           # Ana plays, through the server
         wait_version(ana, now)
         expect(live).to_contain_text("Ben's turn.")
+        expect(ana.locator(".bar")).not_to_have_css("background-color", turn_yellow)
         now = advance(table, server.acts[8:10])           # Ben draws and melds three nines
         wait_version(ana, now)
         expect(live).to_contain_text("Ben melded nine of diamonds, nine of hearts and nine of spades.")

@@ -5,7 +5,26 @@ import { $, $$, say, submit } from "./dom.js";
 import { openDialog } from "./panels.js";
 
 // How many buttons fit in one row: about 100px each (a phone's row has room for 3 or 4).
-function capacity(row) { return Math.max(1, Math.min(4, Math.floor(row.clientWidth / 100))); }
+function capacity(width) { return Math.max(1, Math.min(4, Math.floor(width / 100))); }
+// The row's width as last laid out. A redraw brings a new row, as wide as the old one; the
+// row is measured only when no width is known yet, so a redraw lays the page out once
+// (when the cards' flights read their places), not once more here. A ResizeObserver hears
+// every row's width after layout, before paint: a new width (a turned phone, a row laid out
+// otherwise) lays the moves out again in the same frame.
+let rowWidth = 0, watched = null;
+const watcher = window.ResizeObserver ? new ResizeObserver(() => {
+  if (!watched || !watched.isConnected) return;
+  const w = watched.clientWidth;
+  if (capacity(w) === capacity(rowWidth)) { rowWidth = w; return; }
+  rowWidth = w;
+  layoutMoves();
+}) : null;
+function watch(row) {
+  if (!watcher || row === watched) return;
+  watcher.disconnect();
+  watched = row;
+  watcher.observe(row);
+}
 
 const MOVES = ":scope > form.act, :scope > [data-open=take-sheet]";
 export function layoutMoves() {
@@ -16,7 +35,9 @@ export function layoutMoves() {
   const all = $$(MOVES, row).concat($$(MOVES, body)).sort((a, b) => +a.dataset.i - +b.dataset.i);
   all.forEach((f) => row.insertBefore(f, more));
   const shown = all.filter((f) => !f.hidden);
-  const cap = capacity(row);
+  if (!watcher || !rowWidth) rowWidth = row.clientWidth;
+  watch(row);
+  const cap = capacity(rowWidth);
   if (shown.length > cap) {
     shown.slice(cap - 1).forEach((f) => body.appendChild(f));
     more.textContent = say("moreMoves", { n: shown.length - cap + 1 });
@@ -89,4 +110,4 @@ export function afterSwapMoves() {
   if (d && d.open && !(asking && $('form.act[data-do="' + asking + '"]'))) { d.close(); asking = null; }
   numberMoves();
 }
-window.addEventListener("resize", () => layoutMoves());
+if (!watcher) window.addEventListener("resize", () => layoutMoves());
