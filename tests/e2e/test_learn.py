@@ -177,7 +177,7 @@ def test_hints_on_the_table_then_the_review(browser, live_server, lang):
         expect_why.wait_for(state="hidden")     # the next view: the hint was for the last
         moves += 1
     assert moves > 1 and page.locator("#result").count() == 1
-    page.locator("#review-box button").click()
+    page.locator("[data-review]").click()
     page.locator("#review-box .review").wait_for()
     page.locator("#review-box").scroll_into_view_if_needed()
     small(page, f"review-{lang}")
