@@ -11,6 +11,7 @@ through `Table.act` (the calls behind the JSON API) from decks shuffled by fixed
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -35,7 +36,7 @@ RESULT = """() => {
   const W = innerWidth, H = innerHeight, bad = [], counts = {};
   const inside = (el, x, y) => { const hit = document.elementFromPoint(x, y); return hit && (el.contains(hit) || hit.contains(el)); };
   const groups = {
-    title: "#result h2",
+    title: "#result h2, #match-over h2",
     how: "#result .how:not(.told-too)",
     told: "#told li",
     head: "#result .shown > li .shown-head",
@@ -44,7 +45,7 @@ RESULT = """() => {
     antes: "#antes, #result .pot-after",
     line: "#settlement li",
     chips: "#nets th, #nets td",
-    button: "#actions form.act:not([hidden]) button, [data-review]",
+    button: "#actions form.act:not([hidden]) button, [data-review], #actions .see-match, #match-over .btn",
   };
   for (const [group, sel] of Object.entries(groups)) {
     counts[group] = 0;
@@ -91,7 +92,7 @@ def result_fits(page, what: str) -> dict:
     assert got["scroll"] == [w, h, 0, 0], f"{what}: the page scrolls ({got['scroll']} for {w}x{h})"
     assert not got["bad"], f"{what}:\n" + "\n".join(got["bad"])
     c = got["counts"]
-    assert c["title"] == 1 and c["line"] >= 1 and c["button"] >= 1, (what, c)
+    assert c["title"] >= 1 and c["line"] >= 1 and c["button"] >= 1, (what, c)
     return got
 
 
@@ -134,11 +135,12 @@ def tongits_to_the_call(server, seed: int):  # noqa: F811
     raise AssertionError(f"seed {seed}: the phone never could call Draw")
 
 
-@pytest.mark.parametrize("end", ["challenge", "draw"])
-def test_a_tong_its_settlement_with_a_secret_set_fits(browser, server, end):  # noqa: F811
+# Seed 5: both others hold a secret set and aces; the longest settlement found in Filipino.
+@pytest.mark.parametrize("end,seed", [("challenge", 1), ("challenge", 5), ("draw", 1)])
+def test_a_tong_its_settlement_with_a_secret_set_fits(browser, server, end, seed):  # noqa: F811
     for width, height, lang in PHONES:
-        what = f"Tong-its, {end}, {lang} {width}x{height}"
-        t, token = tongits_to_the_call(server, 1)
+        what = f"Tong-its, {end}, seed {seed}, {lang} {width}x{height}"
+        t, token = tongits_to_the_call(server, seed)
         with phone_page(browser, width, height, lang) as page:
             _open(server, page, t, token)
             # The phone calls Draw; the others answer while its page looks on.
@@ -149,7 +151,7 @@ def test_a_tong_its_settlement_with_a_secret_set_fits(browser, server, end):  # 
             wait_js(page, "document.querySelector('#result')")
             expect(page.locator('#actions form.act[data-do="next"] button')).to_be_visible()
             got = result_fits(page, what)
-            assert got["secret"] == 4, f"{what}: the secret set is not face up: {got['secret']}"
+            assert got["secret"] >= 4, f"{what}: the secret set is not face up: {got['secret']}"
             view = t.view(0)
             held = [len(h) + sum(len(m["cards"]) for m in view["melds"] if m["seat"] == s)
                     for s, h in enumerate(view["result"]["hands"])]
@@ -181,3 +183,26 @@ def test_a_tonk_settlement_with_wilds_fits(browser, server, players, size):  # n
             held = [len(h) + sum(len(m["cards"]) for m in view["melds"] if m["seat"] == s)
                     for s, h in enumerate(view["result"]["hands"])]
             assert got["seats"] == held, (what, got["seats"], held)
+
+
+def test_the_settlement_that_ends_a_match_fits(browser, server):  # noqa: F811
+    """A match of one hand (hard bots, Lola wins a challenged Draw): who won the match, and
+    the way to its screen, as well."""
+    for width, height, lang in PHONES:
+        what = f"the match's last hand, {lang} {width}x{height}"
+        rng = random.Random(9)
+        deck = DECK[:]
+        rng.shuffle(deck)
+        t = server.tables.create("tongits", 3, {"match_hands": 1}, {})
+        server.decks[t.code] = ([parse(c) for c in deck], 0)
+        tokens = [t.join(n, s)[1] for s, n in enumerate(["Ana", "Lola", "Buwan"])]
+        with phone_page(browser, width, height, lang) as page:
+            _open(server, page, t, tokens[0])
+            for _ in range(400):
+                v0 = t.view(0)
+                if v0.get("result"):
+                    break
+                _act(t, v0["turn"], choose(t.view(v0["turn"]), "hard", rng))
+            wait_js(page, "document.querySelector('#match-over')")
+            expect(page.get_by_role("button", name=re.compile("See the match|Tingnan ang laban")).first).to_be_visible()
+            result_fits(page, what)
