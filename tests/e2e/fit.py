@@ -25,22 +25,28 @@ def phone_page(browser, width: int, height: int, lang: str = "en", four: bool = 
     assert not errors, errors
 
 
-# The part of an element that must be seen: all of it, but for a card of an overlapping hand
-# (a short phone: one row), its left edge up to the next card, which must show the card's
-# rank whole; a picked card must be whole.
+# The part of an element that must be seen: all of it, but for a card of an overlapping row
+# (a short phone's hand, a crowded lane's meld, a hand in the settlement) its left edge up to
+# the next card, which must show the card's rank whole (and, but in your hand, its suit); a
+# picked card must be whole.
 SEEN = """const seen = (el) => {
   const r = el.getBoundingClientRect();
   const box = {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height, why: ""};
-  if (!el.matches("#hand .pick")) return box;
-  let next = el.nextElementSibling;
-  while (next && !next.matches(".pick")) next = next.nextElementSibling;
-  if (!next || !next.getClientRects().length) return box;
+  const mine = el.matches("#hand .pick");
+  const fan = mine ? el.parentElement : el.matches("[data-card]") && el.closest("[data-meld], .grp");
+  if (!fan) return box;
+  const cards = [...fan.querySelectorAll(mine ? ".pick" : "[data-card]")].filter(c => c.getClientRects().length);
+  const next = cards[cards.indexOf(el) + 1];
+  if (!next) return box;
   const n = next.getBoundingClientRect();
   if (n.left >= r.right - .5 || n.left <= r.left || Math.abs(n.top - r.top) > r.height / 2) return box;
   if (el.getAttribute("aria-pressed") === "true") box.why = "is picked but the next card covers it";
   box.right = n.left; box.width = n.left - r.left;
-  const rank = el.querySelector(".c-r");
-  if (rank && rank.getBoundingClientRect().right > n.left + .5) box.why = "shows only " + Math.round(box.width) + "px, its rank cut";
+  for (const part of mine ? [".c-r"] : [".c-r", ".c-s"]) {
+    const p = el.querySelector(part);
+    if (p && p.getBoundingClientRect().right > n.left + .5)
+      box.why = "shows only " + Math.round(box.width) + "px, its " + (part == ".c-r" ? "rank" : "suit") + " cut";
+  }
   return box;
 };"""
 

@@ -143,3 +143,27 @@ def test_random_deals_fit_320x568_with_a_lay_off_on_your_meld(browser, server, l
             if seen == DEALS:
                 break
     assert seen == DEALS, f"only {seen} of 60 deals from seed {first} reached a lay-off on your meld"
+
+
+LANES = """() => [...document.querySelectorAll('#board .meld-row')].map(r => ({
+  cards: r.querySelectorAll('[data-card]').length,
+  rows: new Set([...r.querySelectorAll('.meld')].map(m => Math.round(m.getBoundingClientRect().top))).size}))"""
+
+
+@pytest.mark.parametrize("lang", ["fil", "en"])
+def test_a_crowded_lane_keeps_one_row(browser, server, lang):  # noqa: F811
+    """Seed 861313: Lola has 14 cards in three melds. At 320 px her melds' cards overlap
+    (each shows its rank and suit) and her lane keeps one row, so the hand covers no lane."""
+    got = played(server, 861313)
+    assert got, "seed 861313 no longer reaches a lay-off on your meld"
+    t, token = got
+    for width, height in ((320, 568), (360, 640)):
+        with phone_page(browser, width, height, lang) as page:
+            page.context.add_cookies([{"name": cookie_name(t.code), "value": token, "url": server.base}])
+            page.goto(f"{server.base}/t/{t.code}")
+            expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+            settled(page)
+            lanes = page.evaluate(LANES)
+            assert max(lane["cards"] for lane in lanes) >= 14, lanes
+            assert all(lane["rows"] <= 1 for lane in lanes), (width, lang, lanes)
+            _look(page, f"{lang} {width}x{height}, a lane of 14 cards")

@@ -113,7 +113,8 @@ def test_hands_replay_and_match_screen_at_360(live_server, browser: Browser, lan
         ana.play_hand(rng)                                   # the match's last hand
         page.goto(f"{base}/t/{code}")
         expect(page.locator("#match-over")).to_be_visible()
-        page.locator("#match-over button").click()
+        # "See the match": in the match's banner, or on a short phone beside Play again.
+        page.locator("#match-over button:visible, #actions .see-match:visible").click()
         screen = page.locator("#match-screen")
         expect(screen).to_have_attribute("data-over", "1")
         chart = page.locator("#match-screen svg.chart")

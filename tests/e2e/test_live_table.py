@@ -517,9 +517,20 @@ def test_a_watchers_page_follows_a_hand_and_looks_like_a_seats(server, phone, se
         if a["do"] == "fold" and not any(x["do"] == "fold" for x in legal):
             a = next(x for x in legal if x["do"] in ("fold", "challenge"))
         api_act(server, code, tokens[seat], a)
-        looks_like_a_seat(view(server, code, tokens[0]))
-    assert view(server, code, tokens[0])["result"]
+        now = view(server, code, tokens[0])
+        if not now["result"]:
+            looks_like_a_seat(now)
+    # The hand is over: on a phone this size the settlement takes the board's place, on the
+    # watcher's page as on the seat's, with the same hands card for card.
+    over = view(server, code, tokens[0])
+    assert over["result"]
+    wait_version(lola, over["version"], timeout=SHOWN_WITHIN)
+    wait_version(ana, over["version"], timeout=SHOWN_WITHIN)
     expect(lola.locator("#result")).to_be_visible(timeout=SHOWN_WITHIN * 1000)
+    expect(ana.locator("#result")).to_be_visible()
+    shown = "() => [...document.querySelectorAll('#result .shown [data-card]')].map(c => c.dataset.card)"
+    assert lola.evaluate(shown) == ana.evaluate(shown) != []
+    assert lola.locator("#board").is_hidden() and ana.locator("#board").is_hidden()
 
 
 # ---- the timer's away state and a hint, on the smallest phones -------------------------------
