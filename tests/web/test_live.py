@@ -1,6 +1,7 @@
 """A real server on a free port: HTTP with requests, push over a real websocket."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -12,6 +13,7 @@ import time
 
 import pytest
 import requests
+import simple_websocket
 import socketio
 from werkzeug.serving import make_server
 
@@ -169,18 +171,36 @@ def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path, server_log):
             rest.write_text(proc.stdout.read())
             server_log.watch(rest)
     assert code == 0
-    # The server closed the phone's socket itself: its worker left at once, not killed
-    # (which the log check above would catch) after waiting for that socket's thread.
-    assert not phone.connected
+    # The server closed the phone's socket as Engine.IO ends one (a "1", so the phone's
+    # client comes back when the server does): its worker left at once, not killed (which
+    # the log check above would catch) after waiting for that socket's thread.
+    assert "1" in _heard_until_closed(phone)
 
 
 def _a_phone_connected(base):
+    """A phone's socket at the protocol's level (Engine.IO over a websocket, Socket.IO's
+    connect to "/" with its token): it sees exactly what the server sends at its end."""
     code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 2}).json()["code"]
     token = requests.post(f"{base}/api/tables/{code}/seats", json={"name": "Lola"}).json()["token"]
-    phone = socketio.Client(reconnection=False)
-    phone.connect(base, auth={"token": token}, wait_timeout=10)
-    assert wait_for(lambda: phone.transport() == "websocket"), phone.transport()
-    return phone
+    ws = simple_websocket.Client.connect(
+        base.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket")
+    assert ws.receive(timeout=10).startswith("0")          # Engine.IO's open
+    ws.send("40" + json.dumps({"token": token}))
+    heard = []      # let in ("40"); its own seat's `changed` ("42...") may come first
+    while not any(m.startswith("40") for m in heard):
+        heard.append(ws.receive(timeout=10))
+        assert heard[-1] is not None and len(heard) < 5, heard
+    return ws
+
+
+def _heard_until_closed(ws) -> list[str]:
+    heard = []
+    try:
+        while (message := ws.receive(timeout=10)) is not None:
+            heard.append(message)
+    except simple_websocket.ConnectionClosed:
+        return heard
+    raise AssertionError(f"the socket is still open: {heard}")
 
 
 def _children(pid):
