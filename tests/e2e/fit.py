@@ -48,6 +48,17 @@ SEEN = """const seen = (el) => {
       box.why = "shows only " + Math.round(box.width) + "px, its " + (part == ".c-r" ? "rank" : "suit") + " cut";
   }
   return box;
+};
+// Why the box `r` of `el` is not seen whole: off screen, or another element on top at one of
+// five points (`hit` tells whether what is there is part of it); "" when it is.
+const unseen = (el, r, ok = (hit) => el.contains(hit)) => {
+  if (r.left < -.5 || r.top < -.5 || r.right > innerWidth + .5 || r.bottom > innerHeight + .5)
+    return "is off screen: " + [r.left, r.top, r.right, r.bottom].map(Math.round);
+  for (const [fx, fy] of [[.5, .5], [.1, .1], [.9, .1], [.1, .9], [.9, .9]]) {
+    const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+    if (!hit || !ok(hit)) return "is covered at " + fx + "," + fy + " by " + (hit ? hit.outerHTML.slice(0, 90) : "nothing");
+  }
+  return "";
 };"""
 
 # Every card of #hand, every move button shown (in the row, or in an open sheet).
@@ -134,17 +145,8 @@ TABLE = """() => {
       counts[group]++;
       const r = seen(el);
       const name = group + " " + (el.dataset.card || el.dataset.seat || el.dataset.pile || el.textContent.trim());
-      if (r.why) { bad.push(name + " " + r.why); continue; }
-      if (r.left < -.5 || r.top < -.5 || r.right > W + .5 || r.bottom > H + .5) {
-        bad.push(name + " is off screen: " + [r.left, r.top, r.right, r.bottom].map(Math.round)); continue;
-      }
-      for (const [fx, fy] of [[.5, .5], [.1, .1], [.9, .1], [.1, .9], [.9, .9]]) {
-        const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
-        if (!hit || !el.contains(hit)) {
-          bad.push(name + " is covered at " + fx + "," + fy + " by " + (hit ? hit.outerHTML.slice(0, 90) : "nothing"));
-          break;
-        }
-      }
+      const why = r.why || unseen(el, r);
+      if (why) bad.push(name + " " + why);
     }
   }
   // The game's name in the bar: whole, or on its hidden second line (never "T…").
@@ -164,9 +166,16 @@ TABLE = """() => {
 def table_fits(page: Page, what: str) -> dict:
     """Asserts that the whole table is on screen, uncovered, and that the page does not
     scroll; returns how many of each kind were seen and the cards of each meld."""
+    return whole(page, TABLE, what)
+
+
+def whole(page: Page, script: str, what: str) -> dict:
+    """Runs a check like TABLE (which returns `bad`, `scroll` and `size`) until it passes, a
+    few frames at most (a swap settles and a sheet slides in within a frame or two), then
+    asserts that nothing was bad and that the page does not scroll; returns what it saw."""
     for _ in range(6):
         page.wait_for_timeout(60)
-        got = page.evaluate(TABLE)
+        got = page.evaluate(script)
         w, h = got["size"]
         if not got["bad"] and got["scroll"] == [w, h, 0, 0]:
             break

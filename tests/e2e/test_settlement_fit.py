@@ -21,7 +21,7 @@ from webapp.engine.cards import parse
 from webapp.tables.cookies import cookie_name
 from tests.waiting import settled, wait_js
 
-from .fit import SEEN, deck_of, phone_page
+from .fit import SEEN, deck_of, phone_page, whole
 from .test_table import server  # noqa: F401  (the module's live server)
 
 pytestmark = pytest.mark.e2e
@@ -54,11 +54,8 @@ RESULT = """() => {
       counts[group]++;
       const name = group + " " + (el.dataset.card || el.textContent.trim().slice(0, 40));
       if (group == "card") {
-        const r = seen(el);
-        if (r.why) { bad.push(name + " " + r.why); continue; }
-        if (r.left < -.5 || r.top < -.5 || r.right > W + .5 || r.bottom > H + .5) { bad.push(name + " is off screen"); continue; }
-        for (const [fx, fy] of [[.5, .5], [.1, .1], [.9, .1], [.1, .9], [.9, .9]])
-          if (!inside(el, r.left + r.width * fx, r.top + r.height * fy)) { bad.push(name + " is covered at " + fx + "," + fy); break; }
+        const r = seen(el), why = r.why || unseen(el, r, (hit) => el.contains(hit) || hit.contains(el));
+        if (why) bad.push(name + " " + why);
         continue;
       }
       // Text (a line may be inline, over several rows): every row of it on screen, seen.
@@ -83,14 +80,7 @@ RESULT = """() => {
 def result_fits(page, what: str) -> dict:
     """Asserts that the whole settlement is on screen, uncovered, readable, and that the page
     does not scroll; returns what it counted."""
-    for _ in range(6):
-        page.wait_for_timeout(60)
-        got = page.evaluate(RESULT)
-        w, h = got["size"]
-        if not got["bad"] and got["scroll"] == [w, h, 0, 0]:
-            break
-    assert got["scroll"] == [w, h, 0, 0], f"{what}: the page scrolls ({got['scroll']} for {w}x{h})"
-    assert not got["bad"], f"{what}:\n" + "\n".join(got["bad"])
+    got = whole(page, RESULT, what)
     c = got["counts"]
     assert c["title"] >= 1 and c["line"] >= 1 and c["button"] >= 1, (what, c)
     return got
@@ -98,6 +88,15 @@ def result_fits(page, what: str) -> dict:
 
 def _act(t, seat: int, action: dict) -> None:
     t.act(seat, t.view(seat)["version"], {k: x for k, x in action.items() if k != "seat"})
+
+
+def _play_out(t, level: str, rng) -> None:
+    """Every seat plays as the `level` bot until the hand is over."""
+    for _ in range(400):
+        v0 = t.view(0)
+        if v0.get("result"):
+            return
+        _act(t, v0["turn"], choose(t.view(v0["turn"]), level, rng))
 
 
 def _open(server, page, t, token) -> None:  # noqa: F811
@@ -171,11 +170,7 @@ def test_a_tonk_settlement_with_wilds_fits(browser, server, players, size):  # n
         tokens = [t.join(n, s)[1] for s, n in enumerate(["Ana", "Lola", "Buwan", "Hangin"][:players])]
         with phone_page(browser, width, height, lang) as page:
             _open(server, page, t, tokens[0])
-            for _ in range(400):
-                v0 = t.view(0)
-                if v0.get("result"):
-                    break
-                _act(t, v0["turn"], choose(t.view(v0["turn"]), "normal", rng))
+            _play_out(t, "normal", rng)
             wait_js(page, "document.querySelector('#result')")
             expect(page.locator('#actions form.act[data-do="next"] button')).to_be_visible()
             got = result_fits(page, what)
@@ -198,11 +193,7 @@ def test_the_settlement_that_ends_a_match_fits(browser, server):  # noqa: F811
         tokens = [t.join(n, s)[1] for s, n in enumerate(["Ana", "Lola", "Buwan"])]
         with phone_page(browser, width, height, lang) as page:
             _open(server, page, t, tokens[0])
-            for _ in range(400):
-                v0 = t.view(0)
-                if v0.get("result"):
-                    break
-                _act(t, v0["turn"], choose(t.view(v0["turn"]), "hard", rng))
+            _play_out(t, "hard", rng)
             wait_js(page, "document.querySelector('#match-over')")
             expect(page.get_by_role("button", name=re.compile("See the match|Tingnan ang laban")).first).to_be_visible()
             result_fits(page, what)
