@@ -92,12 +92,12 @@ def move(game: str):
 
 def _moved(url: str, drawn):
     """The answer to a move: the next table and its words (htmx), or its address."""
-    if drawn is None or not request.headers.get("HX-Request"):
-        if request.headers.get("HX-Request"):
-            resp = make_response("", 204)
-            resp.headers["HX-Redirect"] = url
-            return resp
+    if not request.headers.get("HX-Request"):
         return redirect(url, code=303)
+    if drawn is None:
+        resp = make_response("", 204)
+        resp.headers["HX-Redirect"] = url
+        return resp
     game, shown, right = drawn
     said = _said(game, shown, wrong=not right)
     resp = make_response(render_template("learn/_answer.html", **said))
