@@ -272,8 +272,10 @@ class Seat:
     # everything received goes through here
     def got(self, reply: Reply, what: str, allowed=()) -> Reply:
         # Secrets it carries (a seat token, a CSRF token) are random letters, not cards.
+        # Only the HttpOnly cookies are credentials: a name cookie ("P2") is not random,
+        # and blanking it would cut a code like "6DP2" into a card ("/t/6D<secret>").
         for k, v in reply.headers:
-            if k.lower() == "set-cookie":
+            if k.lower() == "set-cookie" and "httponly" in v.lower():
                 self.game.secrets.add(v.split(";", 1)[0].partition("=")[2])
         if reply.json and isinstance(reply.json.get("token"), str):
             self.game.secrets.add(reply.json["token"])
