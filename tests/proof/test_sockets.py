@@ -19,9 +19,8 @@ import websocket  # websocket-client, python-socketio's own transport
 from webapp.realtime import sockguard
 from webapp.tables import tables_of
 
-pytestmark = [pytest.mark.alone,     # it times the server (tests/conftest.py)
-              # Python websocket clients close their sockets on werkzeug (tests/conftest.py)
-              pytest.mark.usefixtures("websocket_close_read_as_http")]
+# Python websocket clients close their sockets on werkzeug (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")
 
 
 def _ws(base):
@@ -118,6 +117,7 @@ def test_a_flood_of_events_closes_that_socket_only(live):
     calm.close()
 
 
+@pytest.mark.alone     # it times the server's join timer (tests/conftest.py)
 def test_a_session_that_never_joins_is_closed(live):
     base, code, tokens, app = live
     start = time.monotonic()
@@ -150,6 +150,7 @@ def test_one_address_has_only_so_many_sessions(live):
             time.sleep(0.1)
 
 
+@pytest.mark.alone     # it times the server's join timer (tests/conftest.py)
 def test_a_polling_session_that_never_joins_is_closed_and_gives_its_place_back(live):
     base, code, tokens, app = live
     url = f"{base}/socket.io/?EIO=4&transport=polling"
