@@ -8,7 +8,7 @@ import pytest
 from tests.bots.helpers import play
 from webapp import bots
 from webapp.bots.common import read
-from webapp.bots.tongits import settle_draw
+from webapp.bots.draw import settle_draw
 
 TONGITS = [
     (2, {}),

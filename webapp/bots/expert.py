@@ -20,8 +20,7 @@ import dataclasses
 import random
 
 from ..engine.melds import deadwood
-from . import guess
-from . import tongits as T
+from . import draw, guess
 from .common import Event, Table
 
 MORE = 2            # expert deals this many times hard's number of guesses
@@ -64,8 +63,8 @@ def challenge_limit(t: Table, seat: int, hand, caller: int, answered: dict[int, 
         [Event(caller, "call")] + [Event(s, "challenge" if yes else "fold")
                                    for s, yes in answered.items()]
     v = as_seat(t, seat, hand, events)
-    return _limit(t, seat, v, rng, 6, lambda c: T.normal_challenges(v, caller, c),
-                  lambda samples, c: T.challenge_gain(v, samples, caller, c) > 0)
+    return _limit(t, seat, v, rng, 6, lambda c: draw.normal_challenges(v, caller, c),
+                  lambda samples, c: draw.challenge_gain(v, samples, caller, c) > 0)
 
 
 def call_limit(t: Table, caller: int, hand, rng: random.Random) -> int:
@@ -76,8 +75,8 @@ def call_limit(t: Table, caller: int, hand, rng: random.Random) -> int:
             break
         before.append(e)
     v = as_seat(t, caller, hand, before)
-    return _limit(t, caller, v, rng, 3, lambda c: T.normal_calls(v, caller, c),
-                  lambda samples, c: T.call_value(v, samples, c) > T.CALL_EDGE)
+    return _limit(t, caller, v, rng, 3, lambda c: draw.normal_calls(v, caller, c),
+                  lambda samples, c: draw.call_value(v, samples, c) > draw.CALL_EDGE)
 
 
 def _limit(t: Table, seat: int, v, rng: random.Random, easy: int, normal, hard) -> int:
@@ -89,17 +88,17 @@ def _limit(t: Table, seat: int, v, rng: random.Random, easy: int, normal, hard) 
         return easy
     if lv == "normal":
         return threshold(normal)
-    samples = T.opponent_samples(v, random.Random(rng.random()), INNER)
+    samples = guess.opponent_samples(v, random.Random(rng.random()), INNER)
     return threshold(lambda c: hard(samples, c))
 
 
 def _aces(t: Table, hands: dict) -> dict:
-    return {seat: T.aces_of(t, seat, h) for seat, h in hands.items()}
+    return {seat: draw.aces_of(t, seat, h) for seat, h in hands.items()}
 
 
 def calls(t: Table, rng: random.Random, mine: int) -> bool:
-    order = T.answer_order(t, t.me)
-    samples = guess.samples(t, rng, T.SAMPLES * MORE)
+    order = draw.answer_order(t, t.me)
+    samples = guess.samples(t, rng, guess.SAMPLES * MORE)
     rep = samples[0].hands
     # Limits: the first answerer's, and the second's after a fold (after a challenge
     # everybody challenges).
@@ -118,17 +117,17 @@ def calls(t: Table, rng: random.Random, mine: int) -> bool:
         for seat in order:
             if challengers or dws[seat] <= limits[seat]:
                 challengers.append(seat)
-        ev += s.weight * T.settle_draw(t, t.me, dws, aces, challengers)[t.me]
+        ev += s.weight * draw.settle_draw(t, t.me, dws, aces, challengers)[t.me]
         total += s.weight
     return ev / max(total, 1e-9) > CALL_EDGE
 
 
 def challenges(t: Table, rng: random.Random, caller: int, mine: int) -> bool:
-    answered = T.answers_given(t)
-    samples = guess.samples(t, rng, T.SAMPLES * MORE)
+    answered = draw.answers_given(t)
+    samples = guess.samples(t, rng, guess.SAMPLES * MORE)
     rep = samples[0].hands
     limit = call_limit(t, caller, rep[caller], rng)
-    after = [s for s in T.answer_order(t, caller) if s != t.me and s not in answered]
+    after = [s for s in draw.answer_order(t, caller) if s != t.me and s not in answered]
     later = {s: challenge_limit(t, s, rep[s], caller, answered | {t.me: False}, rng)
              for s in after}
     gain = total = 0.0
@@ -140,13 +139,13 @@ def challenges(t: Table, rng: random.Random, caller: int, mine: int) -> bool:
         for yes in (True, False):
             fixed = answered | {t.me: yes}
             challengers = []
-            for seat in T.answer_order(t, caller):
+            for seat in draw.answer_order(t, caller):
                 if seat in fixed:
                     if fixed[seat]:
                         challengers.append(seat)
                 elif challengers or dws[seat] <= later.get(seat, -1):
                     challengers.append(seat)
-            nets.append(T.settle_draw(t, caller, dws, aces, challengers)[t.me])
+            nets.append(draw.settle_draw(t, caller, dws, aces, challengers)[t.me])
         gain += w * (nets[0] - nets[1])
         total += w
     return gain > 0

@@ -1,9 +1,9 @@
-"""The expert's guess of the hidden Tong-its hands, weighed by each seat's whole history.
+"""Guesses of the hidden Tong-its hands: hard's, and expert's weighed by each seat's history.
 
-Hard deals the unseen cards and grows each hand from up to three extra cards. Expert grows
-each guessed hand the way it was really built, one card in and the worst card out for each
-turn the seat has played (up to GROW turns), and then weighs the guess by everything the
-seat did in front of everyone:
+Hard deals the unseen cards and grows each hand from up to three extra cards
+(`opponent_samples`). Expert (`samples`) grows each guessed hand the way it was really
+built, one card in and the worst card out for each turn the seat has played (up to GROW
+turns), and then weighs the guess by everything the seat did in front of everyone:
 - every discard top it left lying when it drew from the stock (it could not meld it),
 - every card it discarded (a player keeps a card that makes a meld with two it holds),
 - whether it has opened: a seat that has not opened holds no meld (all levels, and most
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from ..engine.cards import value
 from ..engine.melds import best_split
 from . import sampling
 from .common import Table, deadwood_cards, melds_with, minus
@@ -23,6 +24,28 @@ GROW = 1            # turns of drawing and discarding replayed on a guessed hand
 PASSED = 0.3        # likelihood of passing a discard the hand could have melded
 THROWN = 0.5        # likelihood of throwing a card that made a meld with two kept
 UNOPENED = 0.15     # likelihood of an unopened seat keeping a whole meld in hand
+SAMPLES = 40        # hard's number of guesses
+
+
+def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES):
+    """Hard's hands for the other seats, each grown from a few extra cards by throwing away
+    the worst ones, as a player who has been drawing and discarding would have done; a hand
+    that could have melded the last discard its seat left lying counts for less."""
+    samples = sampling.deal(t, rng, count)
+    passed = {seat: t.passes_by(seat)[-1:] for seat in range(t.players) if seat != t.me}
+    for s in samples:
+        for seat, hand in s.hands.items():
+            extra = min(len(t.discards_by(seat)), 3, len(s.stock))
+            if extra:
+                grown = hand + s.stock[:extra]
+                s.stock = s.stock[extra:]
+                for _ in range(extra):
+                    dead = deadwood_cards(grown)
+                    grown = minus(grown, dead[0] if dead else max(grown, key=value))
+                s.hands[seat] = hand = grown
+            if any(melds_with(set(hand), top) for top in passed[seat]):
+                s.weight *= 0.3
+    return samples
 
 
 def turns_of(t: Table, seat: int) -> int:

@@ -14,6 +14,8 @@ from ..engine.cards import parse, rank, suit, value
 from ..engine.melds import all_melded, best_split, deadwood
 from . import expert, guess, sampling
 from .common import Table, deadwood_cards, fits, melds_with, minus, partials
+from .draw import (CALL_EDGE, call_value, challenge_gain, normal_calls, normal_challenges,
+                   since_call)
 
 
 def choose(t: Table, level: str, rng: random.Random) -> dict:
@@ -33,16 +35,6 @@ def after_discard(hand) -> int:
 
 
 # ---- estimates a person could make at the table ----------------------------------------
-
-def avg_unseen(t: Table) -> float:
-    u = t.unseen()
-    return sum(value(c) for c in u) / len(u) if u else 6.5
-
-
-def guess_deadwood(t: Table, seat: int) -> float:
-    """A rough count for another seat: its cards, about half of them left over."""
-    return t.counts[seat] * avg_unseen(t) * 0.5
-
 
 def danger(t: Table, card: int, unseen: set[int]) -> float:
     """Chance that the next seat holds two cards that meld with `card` (it would take it)."""
@@ -93,28 +85,6 @@ def should_call(t: Table, level: str, rng: random.Random) -> bool:
     if level == "expert":
         return expert.calls(t, rng, mine)
     return hard_call(t, rng, mine)
-
-
-# The normal player's rules take the seat and its count, so that the hard player can ask
-# what a sensible opponent would do with a hand it has guessed.
-
-def normal_calls(t: Table, seat: int, mine: int) -> bool:
-    others = [s for s in range(t.players) if s != seat and t.opened[s]]
-    if not others:
-        return True
-    best = min(guess_deadwood(t, s) for s in others)
-    # A lost challenge costs double under caller_pays_double: call only lower.
-    share = CALL_SHARE * (0.7 if t.options.get("caller_pays_double") else 1.0)
-    return mine <= min(CALL_MAX, best * share)
-
-
-def normal_challenges(t: Table, caller: int, mine: int) -> bool:
-    """A caller's count is unknown, but it called, so it is likely lower than its cards
-    suggest: challenge with a count under that (a caller may be bluffing, too)."""
-    return mine <= max(8.0, min(28.0, 0.8 * guess_deadwood(t, caller)))
-
-
-CALL_MAX, CALL_SHARE = 12, 0.45
 
 
 def takes(t: Table):
@@ -179,7 +149,7 @@ def answer(t: Table, level: str, rng: random.Random) -> dict:
     fold, challenge = t.action("fold"), t.action("challenge")
     mine = deadwood(t.hand)
     caller = next((e.seat for e in reversed(t.events) if e.kind == "call"), None)
-    since = _since_call(t)
+    since = since_call(t)
     if level == "easy":
         return challenge if mine <= 6 or rng.random() < 0.1 else fold
     # Somebody already challenged: folding pays the full price anyway.
@@ -192,15 +162,6 @@ def answer(t: Table, level: str, rng: random.Random) -> dict:
     if level == "expert":
         return challenge if expert.challenges(t, rng, caller, mine) else fold
     return challenge if hard_challenges(t, rng, caller, mine) else fold
-
-
-def _since_call(t: Table):
-    out = []
-    for e in reversed(t.events):
-        if e.kind == "call":
-            break
-        out.append(e)
-    return out
 
 
 # ---- the play: lay off, open, discard ---------------------------------------------------
@@ -295,139 +256,16 @@ def pick_discard(t: Table, level: str, rng: random.Random) -> dict:
     return scored[0][3]
 
 
-# ---- hard: sample the hidden hands ------------------------------------------------------
-
-SAMPLES = 40
-
-
-def opponent_samples(t: Table, rng: random.Random, count: int = SAMPLES, level: str = "hard"):
-    """Hands for the other seats, each grown from a few extra cards by throwing away the
-    worst ones, as a player who has been drawing and discarding would have done; a hand
-    that could have melded the last discard its seat left lying counts for less.
-    Expert guesses better (guess.py)."""
-    if level == "expert":
-        return guess.samples(t, rng, count * expert.MORE)
-    samples = sampling.deal(t, rng, count)
-    passed = {seat: t.passes_by(seat)[-1:] for seat in range(t.players) if seat != t.me}
-    for s in samples:
-        for seat, hand in s.hands.items():
-            extra = min(len(t.discards_by(seat)), 3, len(s.stock))
-            if extra:
-                grown = hand + s.stock[:extra]
-                s.stock = s.stock[extra:]
-                for _ in range(extra):
-                    dead = deadwood_cards(grown)
-                    grown = minus(grown, dead[0] if dead else max(grown, key=value))
-                s.hands[seat] = hand = grown
-            if any(melds_with(set(hand), top) for top in passed[seat]):
-                s.weight *= 0.3
-    return samples
-
-
-def aces_of(t: Table, seat: int, hand) -> int:
-    """Aces a winner at `seat` would be paid for: in hand and in its face-up melds."""
-    return sum(rank(c) == 0 for c in hand) + sum(
-        rank(c) == 0 for _, cards in t.melds_of(seat) for c in cards)
-
-
-def settle_draw(t: Table, caller: int, dws: dict, aces: dict, challengers: list[int]) -> dict:
-    """Each seat's chips from a Draw: lowest count wins, a tie as `draw_tie` says (to the
-    challengers before the caller by default); a losing caller may pay double."""
-    base = 1
-    winner = caller
-    net = {s: 0 for s in range(t.players)}
-    if challengers:
-        base = t.options["bonus"]
-        compared = challengers + [caller]
-        low = min(dws[s] for s in compared)
-        tied = [s for s in compared if dws[s] == low]
-        rule = t.options.get("draw_tie", "challenger")
-        if len(tied) > 1 and rule == "void":
-            return net
-        winner = caller if rule == "caller" and caller in tied else tied[0]
-    double = bool(challengers) and winner != caller and t.options.get("caller_pays_double")
-    for s in range(t.players):
-        if s == winner:
-            continue
-        pay = base + aces[winner] + (t.options["burn_penalty"] if not t.opened[s] else 0)
-        pay *= 2 if double and s == caller else 1
-        net[s] -= pay
-        net[winner] += pay
-    return net
-
-
-def answer_order(t: Table, caller: int) -> list[int]:
-    return [t.next_seat(caller, k) for k in range(1, t.players)
-            if t.opened[t.next_seat(caller, k)]]
-
-
-def modelled_answers(t: Table, caller: int, dws: dict, fixed: dict,
-                     shrewd: bool = False) -> list[int]:
-    """Challengers of a Draw when the other seats answer like normal players, or, when
-    `shrewd`, like players who somehow know they hold the lower count (`fixed`: answers
-    already given or being weighed)."""
-    out = []
-    for s in answer_order(t, caller):
-        if s in fixed:
-            yes = fixed[s]
-        elif shrewd:
-            yes = bool(out) or dws[s] <= dws[caller]
-        else:
-            yes = bool(out) or normal_challenges(t, caller, dws[s])
-        if yes:
-            out.append(s)
-    return out
-
+# ---- hard: decide on guessed hands (guess.py) -------------------------------------------
 
 def hard_call(t: Table, rng: random.Random, mine: int) -> bool:
     """Call when the Draw pays on the guessed hands, half of the answerers playing like
     normal players and half like shrewd ones (so a bluff is not counted on)."""
-    return call_value(t, opponent_samples(t, rng), mine) > CALL_EDGE
-
-
-def call_value(t: Table, samples, mine: int) -> float:
-    """The hard player's expected chips of calling Draw with count `mine` on `samples`."""
-    ev = total = 0.0
-    for s in samples:
-        dws = {seat: deadwood(h) for seat, h in s.hands.items()} | {t.me: mine}
-        aces = {seat: aces_of(t, seat, h) for seat, h in s.hands.items()}
-        aces[t.me] = aces_of(t, t.me, t.hand)
-        for shrewd in (False, True):
-            challengers = modelled_answers(t, t.me, dws, {}, shrewd)
-            ev += s.weight * settle_draw(t, t.me, dws, aces, challengers)[t.me] / 2
-        total += s.weight
-    return ev / max(total, 1e-9)
-
-
-CALL_EDGE = -1.0  # chips; tuned against playouts (docs/BOTS.md)
+    return call_value(t, guess.opponent_samples(t, rng), mine) > CALL_EDGE
 
 
 def hard_challenges(t: Table, rng: random.Random, caller: int, mine: int) -> bool:
-    return challenge_gain(t, opponent_samples(t, rng), caller, mine) > 0
-
-
-def answers_given(t: Table) -> dict[int, bool]:
-    """Seats that answered the Draw being answered: seat -> challenged."""
-    return {e.seat: e.kind == "challenge" for e in _since_call(t)
-            if e.kind in ("challenge", "fold") and e.seat is not None}
-
-
-def challenge_gain(t: Table, samples, caller: int, mine: int) -> float:
-    """The hard player's chips of challenging over folding, with count `mine`, on `samples`."""
-    answered = answers_given(t)
-    gain = total = 0.0
-    for s in samples:
-        dws = {seat: deadwood(h) for seat, h in s.hands.items()} | {t.me: mine}
-        # A caller with a count a sensible player would not call with is less likely.
-        w = s.weight * (1.0 if normal_calls(t, caller, dws[caller]) else 0.1)
-        aces = {seat: aces_of(t, seat, h) for seat, h in s.hands.items()}
-        aces[t.me] = aces_of(t, t.me, t.hand)
-        nets = [settle_draw(t, caller, dws, aces,
-                            modelled_answers(t, caller, dws, answered | {t.me: yes}))[t.me]
-                for yes in (True, False)]
-        gain += w * (nets[0] - nets[1])
-        total += w
-    return gain
+    return challenge_gain(t, guess.opponent_samples(t, rng), caller, mine) > 0
 
 
 def hard_discard(t: Table, rng: random.Random, cands, unseen: set[int], risk: float,
@@ -436,7 +274,8 @@ def hard_discard(t: Table, rng: random.Random, cands, unseen: set[int], risk: fl
     next seat on guessed hands (which know what it passed) instead of by plain odds."""
     if len(cands) == 1:
         return cands[0][1]
-    samples = opponent_samples(t, rng, 24, level)
+    samples = (guess.samples(t, rng, 24 * expert.MORE) if level == "expert"
+               else guess.opponent_samples(t, rng, 24))
     nxt = t.next_seat(t.me)
     best, best_score = None, None
     for c, a in cands:
