@@ -94,7 +94,7 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from .server.serve import serve as run
+    from .serve import serve as run
 
     try:
         port = _port(args.port)

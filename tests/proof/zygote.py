@@ -28,7 +28,7 @@ def preload() -> None:
         import gunicorn.arbiter                     # noqa: F401
         import gunicorn.workers.gthread             # noqa: F401
     import webapp.__main__                          # noqa: F401
-    import webapp.server.serve                             # noqa: F401
+    import webapp.serve                             # noqa: F401
     import webapp.realtime                          # noqa: F401
     import webapp.tables                            # noqa: F401
     import webapp.tables.store                             # noqa: F401

@@ -19,7 +19,7 @@ from cryptography.x509.verification import PolicyBuilder, Store
 from webapp import create_app
 from webapp.server import tls
 from webapp.__main__ import build_parser
-from webapp.server.serve import _tls
+from webapp.serve import _tls
 from webapp.tables import tables_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ import socketio
 from werkzeug.serving import make_server
 
 from webapp.server.network import lan_addresses
-from webapp.server.serve import serve
+from webapp.serve import serve
 
 # Python websocket clients close their sockets on werkzeug here (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")

@@ -14,7 +14,7 @@ import os
 import socket
 import sys
 
-from .network import public_url
+from .server.network import public_url
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -59,8 +59,8 @@ def _banner(url: str, host: str, database: str, generated_tls: bool = False) -> 
 
 def _tls(host: str, cert: str | None, key: str | None, https: bool, tls_hosts=()):
     """(certfile, keyfile, CA file or None), or None for plain http; raises TLSError."""
-    from .. import data_dir
-    from . import tls
+    from . import data_dir
+    from .server import tls
 
     if https and (cert or key):
         raise tls.TLSError("choose either --https (a certificate made here) or --cert/--key "
@@ -83,9 +83,9 @@ def _tls(host: str, cert: str | None, key: str | None, https: bool, tls_hosts=()
 
 def serve(host: str, port: int, database: str | None, cert: str | None = None,
           key: str | None = None, https: bool = False, tls_hosts=(), names=()) -> int:
-    from .. import create_app, data_dir
-    from .hosts import is_local_address
-    from ..tables.store import Store
+    from . import create_app, data_dir
+    from .server.hosts import is_local_address
+    from .tables.store import Store
 
     if not 0 <= port <= 65535:      # 0: any free port (the tests use it)
         print(f"baraha serve: {port} is not a port number (1 to 65535)", file=sys.stderr)
@@ -99,7 +99,7 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
     if https or cert or key:
         # Only now: plain http never loads cryptography (11 MB a process, and the worker
         # is forked from this one).
-        from .tls import TLSError
+        from .server.tls import TLSError
         try:
             tls = _tls(host, cert, key, https, tls_hosts)
         except (TLSError, OSError) as e:
@@ -171,7 +171,7 @@ GRACEFUL_SECONDS = 3        # what a worker has to leave after Ctrl-C before it 
 
 
 def _close_sockets(worker) -> None:
-    from ..realtime import close_all
+    from .realtime import close_all
     close_all(within=GRACEFUL_SECONDS - 1)
 
 
@@ -212,7 +212,7 @@ def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
 
 
 def _serve_werkzeug(app, host: str, port: int, tls=None) -> int:
-    from ..realtime import socketio
+    from .realtime import socketio
 
     print("(No gunicorn on this system: using Werkzeug's threaded server, fine for a "
           "family table.)", flush=True)
