@@ -32,6 +32,17 @@ def test_a_missing_certificate_or_key_is_named(capsys, tmp_path):
     assert one_line(capsys) == f"baraha serve: the key file {key} does not exist"
 
 
+@pytest.mark.parametrize("tls, words", [
+    (["--cert", "c.pem"], "--cert and --key go together: give both"),
+    (["--key", "k.pem"], "--cert and --key go together: give both"),
+    (["--https", "--cert", "c.pem", "--key", "k.pem"],
+     "choose either --https (a certificate made here) or --cert/--key (your own), not both")])
+def test_https_options_that_do_not_go_together(capsys, tmp_path, tls, words):
+    assert main(["serve", "--host", "127.0.0.1", "--port", "0",
+                 "--db", str(tmp_path / "b.sqlite3"), *tls]) == 1
+    assert one_line(capsys) == f"baraha serve: {words}"
+
+
 @pytest.mark.parametrize("host", ["192.0.2.77", "203.0.113.5", "nosuch.invalid"])
 def test_an_address_this_machine_does_not_have(capsys, tmp_path, host):
     assert main(["serve", "--host", host, "--port", "0", "--db", str(tmp_path / "b.sqlite3")]) == 2

@@ -18,8 +18,6 @@ from cryptography.x509.verification import PolicyBuilder, Store
 
 from webapp import create_app
 from webapp.server import tls
-from webapp.__main__ import build_parser
-from webapp.serve import _tls
 from webapp.tables import tables_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,25 +113,6 @@ def test_keys_are_private_and_public_names_are_refused(tmp_path):
         tls.ensure(folder, ["example.com"])
     with pytest.raises(tls.TLSError, match="not a local name"):
         tls.ensure(folder, ["8.8.8.8"])
-
-
-def test_serve_options_for_https(tmp_path, monkeypatch):
-    args = build_parser().parse_args(["serve", "--https", "--tls-host", "box.home.arpa"])
-    assert args.https and args.tls_host == ["box.home.arpa"] and args.cert is None
-    with pytest.raises(tls.TLSError, match="together"):
-        _tls("0.0.0.0", str(tmp_path / "c.pem"), None, False)
-    with pytest.raises(tls.TLSError, match="not both"):
-        _tls("0.0.0.0", "c.pem", "k.pem", True)
-    with pytest.raises(tls.TLSError, match=f"certificate file {tmp_path / 'c.pem'} does not exist"):
-        _tls("0.0.0.0", str(tmp_path / "c.pem"), str(tmp_path / "k.pem"), False)
-    (tmp_path / "c.pem").write_text("not a certificate")
-    with pytest.raises(tls.TLSError, match=f"key file {tmp_path / 'k.pem'} does not exist"):
-        _tls("0.0.0.0", str(tmp_path / "c.pem"), str(tmp_path / "k.pem"), False)
-    assert _tls("0.0.0.0", None, None, False) is None
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    cert, key, ca = _tls("127.0.0.1", None, None, True, ["box.home.arpa"])
-    assert Path(ca).parent == tmp_path / "data" / "baraha" / "tls"
-    assert _tls("127.0.0.1", cert, key, False) == (cert, key, None)    # one's own pair
 
 
 def test_the_authority_certificate_is_served_alone(app, client, tmp_path):
