@@ -90,7 +90,7 @@ def _act(t, seat: int, action: dict) -> None:
     t.act(seat, t.view(seat)["version"], {k: x for k, x in action.items() if k != "seat"})
 
 
-def _play_out(t, level: str, rng) -> None:
+def play_out(t, level: str, rng) -> None:
     """Every seat plays as the `level` bot until the hand is over."""
     for _ in range(400):
         v0 = t.view(0)
@@ -170,7 +170,7 @@ def test_a_tonk_settlement_with_wilds_fits(browser, server, players, size):  # n
         tokens = [t.join(n, s)[1] for s, n in enumerate(["Ana", "Lola", "Buwan", "Hangin"][:players])]
         with phone_page(browser, width, height, lang) as page:
             _open(server, page, t, tokens[0])
-            _play_out(t, "normal", rng)
+            play_out(t, "normal", rng)
             wait_js(page, "document.querySelector('#result')")
             expect(page.locator('#actions form.act[data-do="next"] button')).to_be_visible()
             got = result_fits(page, what)
@@ -193,7 +193,7 @@ def test_the_settlement_that_ends_a_match_fits(browser, server):  # noqa: F811
         tokens = [t.join(n, s)[1] for s, n in enumerate(["Ana", "Lola", "Buwan"])]
         with phone_page(browser, width, height, lang) as page:
             _open(server, page, t, tokens[0])
-            _play_out(t, "hard", rng)
+            play_out(t, "hard", rng)
             wait_js(page, "document.querySelector('#match-over')")
             expect(page.get_by_role("button", name=re.compile("See the match|Tingnan ang laban")).first).to_be_visible()
             result_fits(page, what)
