@@ -207,11 +207,7 @@ def best_split(held, kind: Kind, values: tuple[int, ...]) -> list[tuple[tuple[in
     the fewest cards), as (cards, stands): how a hand still held at the end is shown. Each
     wild stands for one card, named as a play would name it; a stand-in the hand holds
     itself is taken only when no other fits."""
-    return list(_best_split(tuple(sorted(held)), kind, values)[2])
-
-
-@lru_cache(maxsize=1024)
-def _best_split(held: tuple[int, ...], kind: Kind, values: tuple[int, ...]) -> tuple:
+    held = tuple(sorted(held))
     # One choice of stand-ins per set of cards; each spread filed under its lowest natural.
     chosen: dict[tuple[int, ...], tuple | None] = {}
     for cards, stands in spreads_in(held, kind):
@@ -241,7 +237,7 @@ def _best_split(held: tuple[int, ...], kind: Kind, values: tuple[int, ...]) -> t
         memo[left] = best
         return best
 
-    return search(frozenset(held))
+    return list(search(frozenset(held))[2])
 
 
 def _t(c: int) -> str:
