@@ -197,3 +197,37 @@ def test_the_settlement_that_ends_a_match_fits(browser, server):  # noqa: F811
             wait_js(page, "document.querySelector('#match-over')")
             expect(page.get_by_role("button", name=re.compile("See the match|Tingnan ang laban")).first).to_be_visible()
             result_fits(page, what)
+
+
+# A wild's star (::before) on a card: its content, "none" when there is none.
+STAR = """(sel) => [...document.querySelectorAll(sel)].map(el => ({
+  card: el.dataset.card, star: getComputedStyle(el, "::before").content }))"""
+
+
+def test_a_wild_held_in_a_spread_is_drawn_as_on_the_table(browser, server):  # noqa: F811
+    """Deuces wild: Ana drops holding 5♦ 7♦ and two deuces. One deuce makes her 5♦ 7♦ a run
+    and stands between them with "6♦" on its tag, as a wild in a spread on the table, with
+    no star; the other is left over and keeps its star. The settlement still fits."""
+    ana, lola = ["5D", "7D", "2S", "9S", "2C"], ["KC", "QD", "JS", "8C", "6S"]
+    rest = [c for c in DECK if c not in ana + lola]
+    for width, height, lang in PHONES:
+        what = f"Tonk, a wild held in a spread, {lang} {width}x{height}"
+        t = server.tables.create("tonk", 2, {"wilds": "deuces"}, {})
+        server.decks[t.code] = ([parse(c) for c in deck_of([lola, ana], 0, rest)], 0)   # Tonk deals the dealer last
+        tokens = [t.join(n, s)[1] for s, n in enumerate(["Ana", "Lola"])]
+        with phone_page(browser, width, height, lang) as page:
+            _open(server, page, t, tokens[0])
+            assert sorted(t.view(0)["hand"]) == sorted(ana), what
+            _act(t, 1, {"do": "draw"})
+            _act(t, 1, {"do": "discard", "card": max(t.view(1)["hand"], key=lambda c: parse(c) % 13)})
+            _act(t, 0, {"do": "drop"})
+            wait_js(page, "document.querySelector('#result')")
+            result_fits(page, what)
+            row = '#result .shown > li[data-seat="0"]'
+            held = page.locator(f"{row} .grp.held [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+            assert held[0] == "5D" and held[2] == "7D" and held[1] in ("2S", "2C"), (what, held)
+            assert page.locator(f"{row} .grp.held .wild .stand").all_text_contents() == ["6♦"], what
+            stars = {s["card"]: s["star"] for s in page.evaluate(STAR, f"{row} .grp [data-card]")}
+            other = ({"2S", "2C"} - {held[1]}).pop()
+            assert stars[held[1]] == "none", (what, stars)
+            assert stars[other] == '"★"', (what, stars)

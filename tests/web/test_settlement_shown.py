@@ -115,3 +115,60 @@ def test_a_wild_in_a_tonk_spread_stands_where_it_stood_in_the_settlement(app, cl
         assert re.search(r'<span class="wild" data-as="6H"><span class="card[^"]*joker[^>]*data-card="JK"', faces)
         assert '<span class="stand" aria-hidden="true">6♥</span>' in faces
         assert label == "Spread on the table (joker as six of hearts)", label
+
+
+def _held_spread(shown: str) -> tuple[str, str]:
+    """The label and the faces of the one spread a seat still held at the end."""
+    held = re.findall(r'<span class="cards grp held" role="group" aria-label="([^"]*)">(.*?)</span></span>'
+                      r'(?=<span class="cards grp|</div>)', shown, re.S)
+    assert len(held) == 1, shown
+    return held[0]
+
+
+def test_a_wild_in_a_spread_still_held_stands_where_it_would_stand(app, client, decks):
+    # Ben draws, keeps 5♥ 7♥ and the joker in hand and discards; Ana drops. Ben's held
+    # 5♥ ★ 7♥ is a spread: the joker sits between them with "6♥" under it, drawn as a
+    # spread on the table draws it, in English and in Filipino.
+    from .test_wilds_page import _deck
+    decks[1] = (_deck(), 0)
+    code = create(client, game="tonk", players="2", **{"tonk.wilds": "deuces_joker"})
+    ben = sit(app, code, "Ben", 1)
+    version = int(re.search(r'name="version" value="(\d+)"', ben.get(f"/t/{code}").data.decode()).group(1))
+    for phone, move in ((ben, {"do": "draw"}), (ben, {"do": "discard", "card": "KD"}),
+                        (client, {"do": "drop"})):
+        r = post(phone, code, version, move)
+        assert r.status_code == 200, (move, r.data)
+        version += 1
+    for phone, lang, said in ((client, "en", "Spread in hand (joker as six of hearts)"),
+                              (ben, "en", "Spread in hand (joker as six of hearts)"),
+                              (ben, "fil", "Spread sa hawak (joker bilang sais ng puso)")):
+        phone.set_cookie("baraha-lang", lang)
+        part = result_of(phone.get(f"/t/{code}/view").data.decode())
+        shown = re.search(r'<li class="[^"]*" data-seat="1">(.*?)</li>', part, re.S).group(1)
+        label, faces = _held_spread(shown)
+        assert cards_in(faces) == ["5H", "JK", "7H"], "the joker where it stands"
+        assert re.search(r'<span class="wild" data-as="6H"><span class="card[^"]*joker[^>]*data-card="JK"', faces)
+        assert '<span class="stand" aria-hidden="true">6♥</span>' in faces
+        assert label == said, label
+        dead = re.search(r'<span class="cards grp dead">(.*?)</div>', shown, re.S)
+        assert dead and cards_in(dead.group(1)) == ["4S", "9S"], shown
+
+
+def test_the_api_says_what_a_held_wild_stands_for_only_once_the_hand_is_over(api, decks):
+    # Deuces wild: Ben holds 5♦ 7♦ 2♠ to the end; the result splits his hand with the 2♠
+    # as 6♦. While the hand is played nobody else sees his cards or a split of them.
+    from .test_wilds_page import _deck
+    decks[1] = (_deck({1: "5D 7D 2S 9S KD".split(), 0: "6H KC QD JS 9C".split()}, joker=False), 0)
+    code = api.create("tonk", 2, options={"wilds": "deuces"})
+    ana, ben = api.join(code, "Ana"), api.join(code, "Ben")
+    api.act(code, ben, api.view(code, ben)["version"], {"do": "draw"})
+    api.act(code, ben, api.view(code, ben)["version"], {"do": "discard", "card": "KD"})
+    seen = api.view(code, ana)
+    assert seen["result"] is None
+    assert not {"5D", "7D", "2S"} & card_texts(seen)
+    api.act(code, ana, api.view(code, ana)["version"], {"do": "drop"})
+    for token in (ana, ben):
+        r = api.view(code, token)["result"]
+        assert r["end"] == "caught"
+        assert r["held"][1] == [{"cards": ["5D", "7D", "2S"], "as": {"2S": "6D"}}]
+        assert r["held"][0] == []

@@ -10,6 +10,7 @@ from .actions import Action
 from .cards import text
 from .errors import BadSetup, IllegalAction
 from .hand import Event, Hand
+from .melds import best_split
 from .options import resolve
 
 GAMES = {"tongits": tongits, "tonk": tonk}
@@ -177,6 +178,16 @@ def reshuffle_pile(hand: Hand) -> list[int] | None:
 def deadwood(hand: Hand) -> list[int]:
     """Each seat's count now (Tong-its: best split; Tonk: the whole hand)."""
     return GAMES[hand.game].deadwood(hand)
+
+
+def held_melds(hand: Hand) -> list[list[tuple[tuple[int, ...], tuple | None]]]:
+    """Each seat's cards still held at the end, split into melds as well as they can be,
+    as (cards, stands): Tong-its and plain Tonk by melds.py, Tonk's house rules with each
+    wild and what it stands for."""
+    shown = hand.shown if hand.shown is not None else hand.hands
+    if hand.game == "tonk" and not tonk.house.plain(hand.options):
+        return [tonk.house.held_spreads(h, hand.options) for h in shown]
+    return [[(m, None) for m in best_split(h)[1]] for h in shown]
 
 
 def outcome(hand: Hand) -> dict:

@@ -202,6 +202,44 @@ def holds_spread(held, kind: Kind) -> bool:
     return False
 
 
+def best_split(held, kind: Kind, values: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple | None]]:
+    """The spreads of the split of `held` that leaves the smallest count outside them (then
+    the fewest cards), as (cards, stands): how a hand still held at the end is shown. Each
+    wild stands for one card, named as a play would name it; a stand-in the hand holds
+    itself is taken only when no other fits."""
+    held = tuple(sorted(held))
+    # One choice of stand-ins per set of cards; each spread filed under its lowest natural.
+    chosen: dict[tuple[int, ...], tuple | None] = {}
+    for cards, stands in spreads_in(held, kind):
+        own = sum(c in held for _, c in stands or ())
+        if cards not in chosen or own < chosen[cards][0]:
+            chosen[cards] = (own, stands)
+    under: dict[int, list] = {}
+    for cards, (_, stands) in chosen.items():
+        under.setdefault(min(c for c in cards if c not in kind.wilds), []).append((cards, stands))
+    memo: dict = {}
+
+    def search(left: frozenset) -> tuple:
+        """(count outside, cards outside, spreads) of the best split of `left`."""
+        if left in memo:
+            return memo[left]
+        naturals = [c for c in left if c not in kind.wilds]
+        if not naturals:
+            return sum(values[c] for c in left), len(left), ()
+        low = min(naturals)
+        dw, n, found = search(left - {low})
+        best = (dw + values[low], n + 1, found)
+        for cards, stands in under.get(low, ()):
+            if left.issuperset(cards):
+                dw, n, found = search(left.difference(cards))
+                if (dw, n) < best[:2]:
+                    best = (dw, n, ((cards, stands),) + found)
+        memo[left] = best
+        return best
+
+    return list(search(frozenset(held))[2])
+
+
 def _t(c: int) -> str:
     from .cards import text
     return text(c)

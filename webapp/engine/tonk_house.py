@@ -12,17 +12,26 @@ from .actions import DISCARDS, Action
 from .errors import IllegalAction
 from .hand import Hand, Meld
 from .melds import is_meld, melds_in
-from .spreads import can_hit, hits, holds_spread, kind_of, problem, spreads_in
+from .spreads import best_split, can_hit, hits, holds_spread, kind_of, problem, spreads_in
 
 
 def plain(options: dict) -> bool:
     return options["wilds"] == "none" and not options["ace_high"]
 
 
+def values(options: dict) -> tuple[int, ...]:
+    """Each card's count: face_values 11-13 makes J Q K worth 11 12 13; the joker is 0."""
+    return C.COURT_VALUE if options["face_values"] == "11-13" else C._VALUE
+
+
 def count(cards, options: dict) -> int:
-    """A hand's count: face_values 11-13 makes J Q K worth 11 12 13; the joker is 0."""
-    table = C.COURT_VALUE if options["face_values"] == "11-13" else C._VALUE
+    table = values(options)
     return sum(table[c] for c in cards)
+
+
+def held_spreads(cards, options: dict) -> list[tuple[tuple[int, ...], tuple | None]]:
+    """The spreads a hand still held at the end is shown in, with what each wild stands for."""
+    return best_split(cards, kind_of(options), values(options))
 
 
 def deck(options: dict) -> tuple[int, ...]:

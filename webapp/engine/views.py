@@ -163,8 +163,20 @@ def _meld(m, i: int, seat: int | None, over: bool) -> dict:
            "cards": None if m.face_down and m.seat != seat and not over else texts(m.cards),
            "face_down": m.face_down}
     if m.stands:            # Tonk wilds: what each stands for, as the action's `as` says it
-        out["as"] = {text(w): text(c) for w, c in m.stands}
+        out["as"] = _as(m.stands)
     return out
+
+
+def _held(cards, stands) -> dict:
+    """A meld still held at the end, as a meld on the table is shown (`as`: its wilds)."""
+    out = {"cards": texts(cards)}
+    if stands:
+        out["as"] = _as(stands)
+    return out
+
+
+def _as(stands) -> dict:
+    return {text(w): text(c) for w, c in stands}
 
 
 def _sent(action: dict) -> dict:
@@ -221,6 +233,7 @@ def result_of(hand: Hand) -> dict:
         "end": out["end"], "winners": out["winners"], "deadwood": out["deadwood"],
         "burned": out["burned"], "net": out["net"], "pot": out["pot"],
         "hands": [texts(sorted(h)) for h in shown],
+        "held": [[_held(cards, stands) for cards, stands in ms] for ms in G.held_melds(hand)],
         "lines": [{"from": None if ln.payer == POT else ln.payer,
                    "to": None if ln.payee == POT else ln.payee,
                    "chips": ln.chips, "why": ln.why} for ln in hand.lines],

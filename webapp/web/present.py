@@ -159,13 +159,14 @@ def result_words(view: dict) -> dict:
 
 def shown_hands(view: dict) -> list[dict]:
     """Each seat's cards at the end, grouped: its exposed melds (the view's, secret sets
-    face up once the hand is over), the melds of the best split of the cards it still held,
-    and the deadwood apart."""
+    face up once the hand is over), the melds the engine split the cards it still held into
+    (each drawn as a meld on the table: a wild with what it stands for; `index` None, as
+    nothing was laid off on them), and the deadwood apart."""
     r, out = view["result"], []
     for s, held in enumerate(r["hands"]):
         exposed = [m for m in view.get("melds") or [] if m["seat"] == s and m["cards"]]
-        groups = best_melds(held)
-        used = {t for m in groups for t in m}
+        groups = [{**m, "seat": s, "index": None} for m in r["held"][s]]
+        used = {t for m in groups for t in m["cards"]}
         out.append({"exposed": exposed, "melds": groups,
                     "deadwood": [t for t in held if t not in used]})
     return out
