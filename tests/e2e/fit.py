@@ -108,11 +108,12 @@ def fits(page: Page, what: str) -> int:
     return got["n"]
 
 
-def deck_of(hands: list[list[str]], dealer: int, rest_first: list[str] = ()) -> list[str]:
-    """A deck that deals `hands` (dealer first, one card at a time round the seats), then
-    the stock: `rest_first` on top, then every other card."""
+def deck_of(hands: list[list[str]], first: int, rest_first: list[str] = ()) -> list[str]:
+    """A deck that deals `hands` one card at a time round the seats from seat `first` (in
+    Tong-its the dealer; in Tonk the seat after the dealer), then the stock: `rest_first`
+    on top, then every other card."""
     n = len(hands)
-    order = [(dealer + i) % n for i in range(sum(map(len, hands)))]
+    order = [(first + i) % n for i in range(sum(map(len, hands)))]
     take = [list(h) for h in hands]
     deck = [take[s].pop(0) for s in order]
     used = set(deck) | set(rest_first)
