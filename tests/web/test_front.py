@@ -107,10 +107,11 @@ def test_scripts_are_modules_served_as_javascript_and_no_template_has_an_inline_
 
 def test_arrange_puts_the_best_melds_first_then_the_rest_by_value():
     hand = ["5H", "6H", "7H", "9C", "9D", "9S", "KC", "2D", "3S", "QH", "JD", "4C"]
-    order = present.hand_in_order(hand, "arrange")
+    melds = present.best_melds(hand, "tongits", {})
+    order = present.hand_in_order(hand, "arrange", melds)
     assert set(order[:6]) == {"5H", "6H", "7H", "9C", "9D", "9S"}
     assert order[6:] == ["JD", "QH", "KC", "4C", "3S", "2D"]    # tens first, the twos last
-    marks = present.meld_marks(hand)
+    marks = present.meld_marks(melds)
     assert marks["9C"] == marks["9S"] != marks["5H"] == marks["7H"] and "KC" not in marks
     assert present.sort_of("arrange") == "arrange" and present.sort_of("nonsense") == "suit"
 

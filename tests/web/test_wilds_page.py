@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
+
 from webapp.bots.common import read
 from webapp.bots.hints import facts
 from webapp.bots.tonk_wild import count
@@ -40,7 +42,7 @@ def test_wild_spread_and_replacement_on_the_page(app, client, decks):
     mine, theirs = client, other        # the creator sits in seat 0, Ben in seat 1
     assert table.hand.turn == 1
     page = theirs.get(f"/t/{code}").data.decode()
-    assert re.search(r'class="card pick black s-J joker"[^>]*data-card="JK"', page), \
+    assert re.search(r'class="card pick black s-J joker[^"]*"[^>]*data-card="JK"', page), \
         page[page.find('"JK"') - 300:page.find('"JK"') + 50]
     draw = next(f for f in forms(page) if f["action"]["do"] == "draw")
     page = post(theirs, code, draw["version"], draw["action"]).data.decode()
@@ -84,6 +86,37 @@ def test_a_wild_in_the_hand_is_said_to_be_one_and_only_under_wilds(app, client, 
         page = client.get(f"/t/{code}").data.decode()
         assert _label(page, "2C") == said
         assert _label(page, "6H") == "six of hearts"
+
+
+def _hand_cards(page: str) -> list[tuple[str, str | None]]:
+    """The hand's cards in the page's order, each with its meld mark (data-group) or None."""
+    box = page[page.index('id="hand"'):]
+    return [(re.search(r'data-card="([^"]+)"', b).group(1),
+             (re.search(r'data-group="(\d+)"', b) or [None, None])[1])
+            for b in re.findall(r'<button type="button" class="card pick[^>]*>', box)]
+
+
+@pytest.mark.parametrize("rules, mine, arranged, marked", [
+    # 2S stands for 6D: it sits between 5D and 7D, marked with them.
+    ({"tonk.wilds": "deuces"}, "5D 2S 7D KC QH", "5D 2S 7D QH KC", "5D 2S 7D"),
+    # The joker stands for 6D (before, a hand holding the joker had no marks at all).
+    ({"tonk.wilds": "deuces_joker"}, "5D JK 7D KC QH", "5D JK 7D QH KC", "5D JK 7D"),
+    # A book with a deuce: the deuce where the suit it stands for would be.
+    ({"tonk.wilds": "deuces"}, "9C 9H 2D KC QH", "9C 2D 9H QH KC", "9C 2D 9H"),
+    # ace_high: Q K A is a run, the ace above the king.
+    ({"tonk.ace_high": "true"}, "QS KS AS 9C 5D", "QS KS AS 9C 5D", "QS KS AS"),
+])
+def test_arrange_and_marks_follow_the_tables_wilds_and_ace(app, client, decks, rules, mine,
+                                                           arranged, marked):
+    decks[1] = (_deck({1: "6C 8C JS 3H 4H".split(), 0: mine.split()},
+                      joker="deuces_joker" in rules.values()), 0)
+    code = create(client, game="tonk", players="2", **rules)
+    sit(app, code, "Ben", 1)
+    client.set_cookie("baraha-sort", "arrange")
+    shown = _hand_cards(client.get(f"/t/{code}").data.decode())
+    assert [c for c, _ in shown] == arranged.split()
+    marks = {c: g for c, g in shown if g}
+    assert sorted(marks) == sorted(marked.split()) and set(marks.values()) == {"1"}
 
 
 def test_a_hit_that_brings_a_deuce_home_is_counted_by_the_hint_and_the_review(app, client, decks):

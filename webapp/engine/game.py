@@ -180,14 +180,20 @@ def deadwood(hand: Hand) -> list[int]:
     return GAMES[hand.game].deadwood(hand)
 
 
+def split_cards(game: str, options: dict, cards) -> list[tuple[tuple[int, ...], tuple | None]]:
+    """`cards` split into melds as well as they can be under the game and its options (a
+    full option set, as a hand keeps), as (cards, stands): Tong-its and plain Tonk by
+    melds.py (stands None), Tonk's house rules with each wild and what it stands for."""
+    if game == "tonk" and not tonk.house.plain(options):
+        return tonk.house.held_spreads(cards, options)
+    return [(m, None) for m in best_split(cards)[1]]
+
+
 def held_melds(hand: Hand) -> list[list[tuple[tuple[int, ...], tuple | None]]]:
-    """Each seat's cards still held at the end, split into melds as well as they can be,
-    as (cards, stands): Tong-its and plain Tonk by melds.py, Tonk's house rules with each
-    wild and what it stands for."""
+    """Each seat's cards still held at the end, split into melds as well as they can be
+    (split_cards)."""
     shown = hand.shown if hand.shown is not None else hand.hands
-    if hand.game == "tonk" and not tonk.house.plain(hand.options):
-        return [tonk.house.held_spreads(h, hand.options) for h in shown]
-    return [[(m, None) for m in best_split(h)[1]] for h in shown]
+    return [split_cards(hand.game, hand.options, h) for h in shown]
 
 
 def outcome(hand: Hand) -> dict:

@@ -13,7 +13,9 @@ from functools import lru_cache
 from flask import current_app, has_app_context
 
 from .. import words as W
+from ..engine import cards as C
 from ..engine.cards import parse
+from ..engine.game import split_cards
 from ..engine.melds import extensions
 from ..engine.spreads import WILDS
 from ..words import settlement as S
@@ -216,45 +218,41 @@ def sort_of(cookie: str | None) -> str:
     return cookie if cookie in SORTS else "suit"
 
 
-def best_melds(hand) -> list[list[str]]:
-    """The melds of the best split of the seat's own hand (Tong-its: the split with the
-    least deadwood; Tonk the same runs and books), each in deck order. Own cards only."""
-    return [list(m) for m in _best_melds(tuple(hand or ()))]
+def best_melds(hand, game: str, options: dict) -> list[list[str]]:
+    """The melds of the seat's own hand as the engine splits it under the table's rules
+    (Tong-its: the least deadwood; Tonk the same, with its wilds and ace_high), biggest
+    first, each as it reads: a run low to high with each wild where the card it stands
+    for would be (5♦ 2♠ 7♦ for 2♠ as 6♦), a book by suit. Own cards only."""
+    groups = []
+    for cards, stands in split_cards(game, options, [parse(t) for t in hand or ()]):
+        said = {C.text(w): C.text(c) for w, c in stands or ()}
+        held = sorted(C.texts(cards), key=lambda t: card(said.get(t, t))["by_suit"])
+        groups.append([held[i] for i in reading_order(held, said)])
+    return sorted(groups, key=lambda m: (-len(m), card(m[0])["by_suit"]))
 
 
-@lru_cache(maxsize=1024)
-def _best_melds(hand: tuple) -> tuple:
-    # A hand's order, marks and Arrange all ask for its split: it is found once per hand.
-    try:
-        from ..engine import cards as C, melds
-        return tuple(tuple(C.texts(m)) for m in melds.best_split([C.parse(t) for t in hand])[1])
-    except Exception:   # presentation only: never break a page over a hint
-        return ()
-
-
-def arranged(hand) -> list[str]:
-    """"Arrange": the melds of the best split first (biggest first), then the other cards
-    by value, high to low (the ones to throw first are at the end)."""
-    groups = sorted(best_melds(hand), key=lambda m: (-len(m), card(m[0])["by_suit"]))
-    used = {t for m in groups for t in m}
+def arranged(hand, melds) -> list[str]:
+    """"Arrange": the melds (best_melds) first, then the other cards by value, high to low
+    (the ones to throw first are at the end)."""
+    used = {t for m in melds for t in m}
     rest = sorted((t for t in hand or [] if t not in used),
                   key=lambda t: (-card(t)["value"], card(t)["by_rank"]))
-    return [t for m in groups for t in m] + rest
+    return [t for m in melds for t in m] + rest
 
 
-def hand_in_order(hand, sort: str) -> list[str]:
+def hand_in_order(hand, sort: str, melds) -> list[str]:
     """The seat's cards in the order chosen (Arrange, by rank or by suit): the DOM order,
     so that the screen, the keyboard and a screen reader go through them the same way."""
     if sort == "arrange":
-        return arranged(hand)
+        return arranged(hand, melds)
     key = "by_rank" if sort == "rank" else "by_suit"
     return sorted(hand or [], key=lambda t: card(t)[key])
 
 
-def meld_marks(hand) -> dict[str, int]:
-    """card -> number (1, 2...) of the best-split meld it belongs to, for the marks."""
-    groups = sorted(best_melds(hand), key=lambda m: (-len(m), card(m[0])["by_suit"]))
-    return {t: i + 1 for i, m in enumerate(groups) for t in m}
+def meld_marks(melds) -> dict[str, int]:
+    """card -> number (1, 2...) of the meld (best_melds) it belongs to, for the marks; a
+    wild has its meld's."""
+    return {t: i + 1 for i, m in enumerate(melds) for t in m}
 
 
 def deadwood(view: dict) -> int | None:
@@ -360,12 +358,21 @@ def meld_faces(m: dict, laid: frozenset) -> list[tuple[str, str | None, bool]]:
     in rank order with each wild at the place it stands for (2♠ as 6♠ between 5♠ and 7♠)."""
     stands = m.get("as") or {}
     cards = m.get("cards") or []
+    return [(cards[i], stands.get(cards[i]), (m["seat"], m["index"], cards[i]) in laid)
+            for i in reading_order(cards, stands)]
+
+
+def reading_order(cards: list[str], stands: dict) -> list[int]:
+    """The places of a meld's cards in the order it reads: a run by rank, each wild at the
+    rank it stands for (`stands`: wild -> card), an ace above a king after it (A..K from
+    the ace up); a book as given."""
     eff = [stands.get(t, t) for t in cards]
     ranks = [RANKS.index(e[:-1]) if e != "JK" else -1 for e in eff]
-    if "K" in {e[:-1] for e in eff} and 0 in ranks:     # an ace above the king
+    if 12 in ranks and 0 in ranks and 1 not in ranks:     # an ace above the king
         ranks = [13 if r == 0 else r for r in ranks]
-    order = sorted(range(len(cards)), key=lambda i: ranks[i]) if len(set(ranks)) == len(ranks) else range(len(cards))
-    return [(cards[i], stands.get(cards[i]), (m["seat"], m["index"], cards[i]) in laid) for i in order]
+    if len(set(ranks)) != len(ranks):
+        return list(range(len(cards)))
+    return sorted(range(len(cards)), key=lambda i: ranks[i])
 
 
 def meld_by_key(view: dict) -> dict:
@@ -380,6 +387,7 @@ def install(app) -> None:
         action_json=action_json, result_words=result_words, draw_called=draw_called,
         meld_by_key=meld_by_key, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
+        best_melds=best_melds,
         draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps,
         no_dump_marks=no_dump_marks, beneath=beneath,
         laid_off=laid_off, meld_faces=meld_faces, is_wild=is_wild)
