@@ -167,3 +167,40 @@ def test_a_crowded_lane_keeps_one_row(browser, server, lang):  # noqa: F811
             assert max(lane["cards"] for lane in lanes) >= 14, lanes
             assert all(lane["rows"] <= 1 for lane in lanes), (width, lang, lanes)
             _look(page, f"{lang} {width}x{height}, a lane of 14 cards")
+
+
+# Kuya (seat 2) lays down a secret set and two melds (11 cards); Ana (seat 0) two runs of
+# four. Dealt by seat 0 from a deck an outside check's random deal ended in.
+SECRET_DECK = ("10C 2C 9C JC 2D 9D QC 2H 9H KC 2S 9S 10D 4C 3C JD 4D 3D QD 4H 3H KD 5D 3S 5C "
+               "8S 7C 10H KH 7D JH 6C 7S 6S QS 5S 8H AC AD 6D AS 8C 8D AH 5H 6H 7H QH 4S 10S "
+               "JS KS").split()
+SECRET_PLAY = [(0, {"do": "meld", "cards": ["10C", "JC", "QC", "KC"]}),
+               (0, {"do": "meld", "cards": ["10D", "JD", "QD", "KD"]}),
+               (0, {"do": "discard", "card": "6S"}),
+               (1, {"do": "draw"}), (1, {"do": "meld", "cards": ["2C", "2D", "2H", "2S"]}),
+               (1, {"do": "meld", "cards": ["4C", "4D", "4H"]}), (1, {"do": "discard", "card": "8S"}),
+               (2, {"do": "draw"}),
+               (2, {"do": "meld", "cards": ["9C", "9D", "9H", "9S"], "face_down": True}),
+               (2, {"do": "meld", "cards": ["3C", "3D", "3H", "3S"]}),
+               (2, {"do": "meld", "cards": ["7C", "7D", "7S"]}), (2, {"do": "discard", "card": "5S"})]
+
+
+@pytest.mark.parametrize("lang", ["fil", "en"])
+def test_a_lane_with_a_secret_set_keeps_one_row(browser, server, lang):  # noqa: F811
+    """A secret set's four cards count in its lane, face down for the others and face up
+    with its label for its owner: at 320x568 every lane keeps one row and your own melds
+    stay above your hand, from Ana's seat and from Kuya's."""
+    t = server.tables.create("tongits", 3, {}, {})
+    server.decks[t.code] = ([parse(c) for c in SECRET_DECK], 0)
+    tokens = [t.join(n, s)[1] for s, n in enumerate(["Ana", "Lola Remedios", "Kuya Benjie"])]
+    for seat, action in SECRET_PLAY:
+        _act(t, seat, action)
+    for seat in (0, 2):
+        with phone_page(browser, 320, 568, lang) as page:
+            page.context.add_cookies([{"name": cookie_name(t.code), "value": tokens[seat], "url": server.base}])
+            page.goto(f"{server.base}/t/{t.code}")
+            expect(page.locator("#view")).to_have_attribute("data-mine", "1" if seat == 0 else "0")
+            settled(page)
+            lanes = page.evaluate(LANES)
+            assert all(lane["rows"] <= 1 for lane in lanes), (seat, lang, lanes)
+            table_fits(page, f"{lang} 320x568, seat {seat}, a lane with a secret set")
