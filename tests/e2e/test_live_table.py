@@ -27,7 +27,7 @@ from webapp.tables import tables_of
 from webapp.tables.turns import Scheduler
 
 from .driver import act, wait_version
-from .fit import deck_of, phone_page
+from .fit import deck_of, phone_page, table_fits
 from tests.waiting import settled, wait_js
 
 pytestmark = pytest.mark.e2e
@@ -577,8 +577,6 @@ def test_the_countdown_is_in_the_turn_line_and_away_is_one_quiet_row(server, sma
     counted down inside the turn line (the other players' row does not move when it shows);
     two turns the timer played make Ana away: one row says so with one "I'm back", the
     whole table still fits, and "I'm back" ends it."""
-    from .fit import table_fits
-
     page = small
     code, tokens = make_table(server, "tonk", tonk_plain_deck(), 1, ["Ana", "Ben"],
                               options={**TONK, "turn_seconds": 15}, phones={0: page})
@@ -657,3 +655,23 @@ def test_a_hints_words_cover_nothing_public_and_its_button_is_beside_the_turn_li
     page.screenshot(path=f"/tmp/timer-hint-{w}-{lang}.png")
     why.click()                                  # a tap closes it
     expect(why).to_be_hidden()
+
+
+@pytest.mark.parametrize("small", SMALL, indirect=True, ids=SMALL_IDS)
+def test_the_turns_words_stay_whole_beside_the_hint_button(server, small):
+    """Tonk, hints on: "Your turn · draw or drop" (Filipino: longer) beside the Hint button
+    takes a second line rather than lose its end, and the table still fits."""
+    page = small
+    hands = [["2C", "5D", "9H", "JS", "KC"], ["3C", "6D", "10H", "QS", "4S"],
+             ["4C", "7D", "8H", "AS", "9C"]]
+    code, tokens = make_table(server, "tonk", deck_of(hands, 0), 2, ["Ana"],
+                              bots={1: "normal", 2: "normal"}, options={"hints": True},
+                              phones={0: page})
+    open_page(server, page, code)
+    expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+    expect(page.locator("[data-hint-ask]")).to_be_visible()
+    assert not overlap(box(page, "[data-hint-ask]"), box(page, "#turn-line"))
+    words = page.locator("#turn-line .turn-words")
+    assert words.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1"), \
+        f"the turn's words are cut: {words.inner_text()!r}"
+    table_fits(page, "Tonk, hints on, your turn")
