@@ -187,8 +187,8 @@ def whole(page: Page, script: str, what: str) -> dict:
 
 # The other players' boxes: every word whole and at least 12px. For each element of a box
 # that is shown (not the 1px words for screen readers): none scrolls sideways (its words
-# wider than itself), none's words are outside the box's inside edge, no words under 12px;
-# and each box's height.
+# wider than itself), none's words are outside the box's inside edge, no words under 12px,
+# no two parts on one another; and each box's height.
 BOXES = """() => [...document.querySelectorAll('#opponents [data-seat]')].map(box => {
   const b = box.getBoundingClientRect(), cs = getComputedStyle(box), bad = [];
   const inner = {left: b.left + parseFloat(cs.borderLeftWidth), right: b.right - parseFloat(cs.borderRightWidth),
@@ -211,6 +211,14 @@ BOXES = """() => [...document.querySelectorAll('#opponents [data-seat]')].map(bo
       if (size < 12) bad.push(what + ' is ' + size + 'px');
     }
   }
+  // The parts of the box (its grid's cells) never lie on one another.
+  const parts = [...box.querySelectorAll('.name, .badge, .count, .chips, .state, .now, .opp-since')]
+    .filter(e => e.getClientRects().length).map(e => [e, e.getBoundingClientRect()]);
+  for (const [i, [e, r]] of parts.entries())
+    for (const [f, q] of parts.slice(i + 1))
+      if (!e.contains(f) && !f.contains(e) && Math.min(r.right, q.right) - Math.max(r.left, q.left) > .5 &&
+          Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > .5)
+        bad.push('"' + e.textContent.trim().slice(0, 20) + '" and "' + f.textContent.trim().slice(0, 20) + '" overlap');
   return {seat: box.dataset.seat, height: b.height, text: box.innerText.replace(/\\s+/g, ' ').trim(), bad};
 })"""
 
