@@ -183,3 +183,51 @@ def whole(page: Page, script: str, what: str) -> dict:
     assert got["scroll"] == [w, h, 0, 0], f"{what}: the page scrolls ({got['scroll']} for {w}x{h})"
     assert not got["bad"], f"{what}:\n" + "\n".join(got["bad"])
     return got
+
+
+# The other players' boxes: every word whole and at least 12px. For each element of a box
+# that is shown (not the 1px words for screen readers): none scrolls sideways (its words
+# wider than itself), none's words are outside the box's inside edge, no words under 12px,
+# no two parts on one another; and each box's height.
+BOXES = """() => [...document.querySelectorAll('#opponents [data-seat]')].map(box => {
+  const b = box.getBoundingClientRect(), cs = getComputedStyle(box), bad = [];
+  const inner = {left: b.left + parseFloat(cs.borderLeftWidth), right: b.right - parseFloat(cs.borderRightWidth),
+                 top: b.top + parseFloat(cs.borderTopWidth), bottom: b.bottom - parseFloat(cs.borderBottomWidth)};
+  for (const el of box.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (!el.getClientRects().length || (r.width <= 1 && r.height <= 1) || el.closest('svg, .nudge')) continue;
+    const words = [...el.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim());
+    const what = (el.className || el.tagName) + ' "' + el.textContent.trim().slice(0, 24) + '"';
+    if (el.scrollWidth > el.clientWidth + .5 && getComputedStyle(el).display !== 'inline')
+      bad.push(what + ' is cut: ' + el.scrollWidth + 'px of words in ' + el.clientWidth + 'px');
+    for (const w of words) {
+      const range = document.createRange();
+      range.selectNodeContents(w);
+      for (const t of range.getClientRects())
+        if (t.left < inner.left - .5 || t.right > inner.right + .5 || t.top < inner.top - .5 || t.bottom > inner.bottom + .5)
+          bad.push(what + ' goes past the box: ' + [t.left, t.right, t.top, t.bottom].map(Math.round) + ' in ' +
+                   [inner.left, inner.right, inner.top, inner.bottom].map(Math.round));
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      if (size < 12) bad.push(what + ' is ' + size + 'px');
+    }
+  }
+  // The parts of the box (its grid's cells) never lie on one another.
+  const parts = [...box.querySelectorAll('.name, .badge, .count, .chips, .state, .now, .opp-since')]
+    .filter(e => e.getClientRects().length).map(e => [e, e.getBoundingClientRect()]);
+  for (const [i, [e, r]] of parts.entries())
+    for (const [f, q] of parts.slice(i + 1))
+      if (!e.contains(f) && !f.contains(e) && Math.min(r.right, q.right) - Math.max(r.left, q.left) > .5 &&
+          Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > .5)
+        bad.push('"' + e.textContent.trim().slice(0, 20) + '" and "' + f.textContent.trim().slice(0, 20) + '" overlap');
+  return {seat: box.dataset.seat, height: b.height, text: box.innerText.replace(/\\s+/g, ' ').trim(), bad};
+})"""
+
+
+def boxes_whole(page: Page, what: str) -> list[dict]:
+    """Asserts that every word of every other player's box is whole, inside its box and at
+    least 12px; returns each box's seat, height and words."""
+    boxes = page.evaluate(BOXES)
+    assert boxes, f"{what}: no other player's box"
+    bad = [f"seat {b['seat']} ({b['text']}): {why}" for b in boxes for why in b["bad"]]
+    assert not bad, f"{what}:\n" + "\n".join(bad)
+    return boxes

@@ -38,7 +38,7 @@ PHONES += [(360, 640, "en", True), (320, 568, "fil", False)]
 def server(tmp_path_factory):
     decks: dict = {}
     app = create_app({"DATABASE": str(tmp_path_factory.mktemp("table") / "t.sqlite3"), "BOT_DELAY": 0,
-                      "TESTING": True, "TABLES_PER_CLIENT": None, "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else None})
+                      "TESTING": True, "TABLES_PER_CLIENT": None, "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else decks.get((code, n))})
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", tables=tables_of(app), decks=decks)

@@ -1,0 +1,126 @@
+"""The other players' boxes on a small phone (320x568 and 360x640, English and Filipino):
+long names, chips of two digits and a minus, the dealer's D and "away" on every box, the
+turn dot and the nudge bell: every word whole, inside its box and at least 12px, every box
+no taller than a plain one (73px), and the whole table still on one screen, your own
+spread above your hand. Tong-its (two other players, opened and not), Tonk with four
+players, and the watch page's three Tong-its boxes. The other seats have no phone open, so
+each shows "away"."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from webapp.engine.cards import parse
+from webapp.tables.cookies import cookie_name
+from tests.waiting import settled
+
+from . import tabletop
+from .fit import boxes_whole, deck_of, phone_page, table_fits
+from .test_table import server  # noqa: F401  (the module's live server)
+
+pytestmark = pytest.mark.e2e
+
+PHONES = [(320, 568, "fil"), (320, 568, "en"), (360, 640, "fil"), (360, 640, "en")]
+IDS = [f"{w}x{h}-{lang}" for w, h, lang in PHONES]
+NAMES = ["Ana", "Lola Remedios", "Kuya Benjie", "Tita Marites"]
+PLAIN = 73      # a box with a short name and no badge: name, cards and chips, a line kept for
+                # away and the turn dot, two lines of what they did
+
+# Tonk, four players, Lola (seat 1) deals, Kuya plays first. The first hand: Kuya drops on
+# 15 and wins the stake, 10, from each. The second: Lola, Kuya and Ana each hold a spread and
+# lay it down (three lanes of spreads, yours the last, right above your hand).
+TONK_FIRST = [["KH", "QD", "JC", "9S", "8H"], ["KS", "QC", "JD", "9C", "7H"],
+              ["AC", "2C", "3H", "4D", "5S"], ["KD", "QS", "JH", "8S", "7C"]]
+TONK_SECOND = [["AS", "2S", "3S", "KH", "QD"], ["AH", "2H", "3H", "KS", "QC"],
+               ["AD", "2D", "3D", "KC", "QS"], ["4C", "5D", "9C", "JD", "JH"]]
+SPREADS = [("AS", "2S", "3S"), ("AH", "2H", "3H"), ("AD", "2D", "3D"), ()]
+FILLER = ["9D", "8S", "7H", "10C", "9S", "8D", "7S", "10H"]
+
+
+def act(table, seat, action) -> None:
+    table.act(seat, table.view(seat)["version"], dict(action))
+
+
+def tonk_of_four(server):  # noqa: F811
+    """Tonk for four, second hand: Ana, Lola and Tita at -10, three spreads down, Ana to draw."""
+    t = server.tables.create("tonk", 4, {"stake": 10}, {})
+    for number, hands in ((1, TONK_FIRST), (2, TONK_SECOND)):
+        deck = [parse(c) for c in deck_of(hands, 2, FILLER if number == 2 else [])]
+        server.decks[t.code if number == 1 else (t.code, number)] = (deck, 1)
+    tokens = [t.join(n, s)[1] for s, n in enumerate(NAMES)]
+    act(t, 2, {"do": "drop"})
+    for seat in range(4):
+        act(t, seat, {"do": "next"})
+    assert t.chips() == [-10, -10, 30, -10]
+    plan = {s: list(m) for s, m in enumerate(SPREADS)}
+    for seat in [2, 3, 0, 1, 2, 3]:
+        act(t, seat, {"do": "draw"})
+        if plan[seat]:
+            act(t, seat, {"do": "meld", "cards": sorted(plan[seat])})
+            plan[seat] = []
+        act(t, seat, next(a for a in t.view(seat)["legal"] if a["do"] == "discard"))
+    assert t.view(0)["turn"] == 0 and len(t.view(0)["melds"]) == 3
+    return t, tokens
+
+
+def open_as(server, page, t, token) -> None:  # noqa: F811
+    page.context.add_cookies([{"name": cookie_name(t.code), "value": token, "url": server.base}])
+    page.goto(f"{server.base}/t/{t.code}")
+    settled(page)
+
+
+def plain_and_whole(page, what: str, n: int) -> list[dict]:
+    boxes = boxes_whole(page, what)
+    assert len(boxes) == n, boxes
+    heights = [round(b["height"], 1) for b in boxes]
+    assert max(heights) <= PLAIN + .5, f"{what}: boxes taller than a plain one: {heights}"
+    return boxes
+
+
+@pytest.mark.parametrize("w,h,lang", PHONES, ids=IDS)
+def test_tong_its_boxes_keep_long_names_chips_and_opened_whole(browser, server, w, h, lang):  # noqa: F811
+    t, tokens = tabletop.make(server.tables, server.decks, "tongits", NAMES[:3], {"jackpot": 10})
+    tabletop.fill(t, 2, 1)          # Ana and Lola have opened, Kuya has not; Lola to move
+    with phone_page(browser, w, h, lang) as page:
+        open_as(server, page, t, tokens[0])
+        expect(page.locator("#opponents .opp.turn .nudge-btn")).to_have_count(1)
+        boxes = plain_and_whole(page, f"Tong-its at {w}x{h} {lang}", 2)
+        texts = " | ".join(b["text"] for b in boxes)
+        assert texts.count("-10") == 2 and "Lola Remedios" in texts and "Kuya Benjie" in texts, texts
+        opened, not_opened = ("nakababa", "di nakababa") if lang == "fil" else ("opened", "not opened")
+        assert opened in boxes[0]["text"] and not_opened in boxes[1]["text"], texts
+        assert page.locator("#opponents .badge.away").count() == 2
+        table_fits(page, f"Tong-its at {w}x{h} {lang}")
+        page.screenshot(path=f"/tmp/boxes-tongits-{w}x{h}-{lang}.png")
+
+
+@pytest.mark.parametrize("w,h,lang", PHONES, ids=IDS)
+def test_tonk_for_four_keeps_the_boxes_plain_and_your_spread_above_your_hand(browser, server, w, h, lang):  # noqa: F811
+    t, tokens = tonk_of_four(server)
+    with phone_page(browser, w, h, lang) as page:
+        open_as(server, page, t, tokens[0])
+        expect(page.locator("#view")).to_have_attribute("data-mine", "1")
+        boxes = plain_and_whole(page, f"Tonk for four at {w}x{h} {lang}", 3)
+        assert [b["text"].split(" ")[0] for b in boxes] == ["Lola", "Kuya", "Tita"], boxes
+        assert sum(b["text"].count("-10") for b in boxes) == 2, boxes
+        assert page.locator("#opponents .badge.away").count() == 3
+        assert page.locator("#opponents .badge.dealer").count() == 1
+        got = table_fits(page, f"Tonk for four at {w}x{h} {lang}")
+        assert got["counts"]["meld"] == 9, got
+        page.screenshot(path=f"/tmp/boxes-tonk4-{w}x{h}-{lang}.png")
+
+
+@pytest.mark.parametrize("w,h,lang", PHONES, ids=IDS)
+def test_the_watch_page_keeps_every_players_opened_whole(browser, server, w, h, lang):  # noqa: F811
+    t, _ = tabletop.make(server.tables, server.decks, "tongits", NAMES[:3], {"jackpot": 10})
+    tabletop.fill(t, 2, 1)
+    with phone_page(browser, w, h, lang) as page:
+        page.goto(f"{server.base}/t/{t.code}/watch")
+        page.fill("input[name=name]", "Lolo Pedring")
+        page.locator("main form button[type=submit]").click()
+        expect(page.locator("#opponents [data-seat]")).to_have_count(3)
+        settled(page)
+        boxes = plain_and_whole(page, f"the watch page at {w}x{h} {lang}", 3)
+        assert all("-10" in b["text"] for b in boxes), boxes
+        assert page.evaluate("document.documentElement.scrollWidth") <= w
+        page.screenshot(path=f"/tmp/boxes-watch-{w}x{h}-{lang}.png")
