@@ -27,13 +27,14 @@ PLAIN = 73      # a box with a short name and no badge: name, cards and chips, a
                 # away and the turn dot, two lines of what they did
 
 # Tonk, four players, Lola (seat 1) deals, Kuya plays first. The first hand: Kuya drops on
-# 15 and wins the stake, 10, from each. The second: Lola, Kuya and Ana each hold a spread and
-# lay it down (three lanes of spreads, yours the last, right above your hand).
+# 15 and wins the stake, 10, from each. The second: everyone holds a spread and lays it
+# down (four lanes of spreads, two to a row on a short phone, yours the last, right above
+# your hand).
 TONK_FIRST = [["KH", "QD", "JC", "9S", "8H"], ["KS", "QC", "JD", "9C", "7H"],
               ["AC", "2C", "3H", "4D", "5S"], ["KD", "QS", "JH", "8S", "7C"]]
 TONK_SECOND = [["AS", "2S", "3S", "KH", "QD"], ["AH", "2H", "3H", "KS", "QC"],
-               ["AD", "2D", "3D", "KC", "QS"], ["4C", "5D", "9C", "JD", "JH"]]
-SPREADS = [("AS", "2S", "3S"), ("AH", "2H", "3H"), ("AD", "2D", "3D"), ()]
+               ["AD", "2D", "3D", "KC", "QS"], ["4C", "5C", "6C", "JD", "JH"]]
+SPREADS = [("AS", "2S", "3S"), ("AH", "2H", "3H"), ("AD", "2D", "3D"), ("4C", "5C", "6C")]
 FILLER = ["9D", "8S", "7H", "10C", "9S", "8D", "7S", "10H"]
 
 
@@ -42,7 +43,7 @@ def act(table, seat, action) -> None:
 
 
 def tonk_of_four(server):  # noqa: F811
-    """Tonk for four, second hand: Ana, Lola and Tita at -10, three spreads down, Ana to draw."""
+    """Tonk for four, second hand: Ana, Lola and Tita at -10, four spreads down, Ana to draw."""
     t = server.tables.create("tonk", 4, {"stake": 10}, {})
     for number, hands in ((1, TONK_FIRST), (2, TONK_SECOND)):
         deck = [parse(c) for c in deck_of(hands, 2, FILLER if number == 2 else [])]
@@ -59,7 +60,7 @@ def tonk_of_four(server):  # noqa: F811
             act(t, seat, {"do": "meld", "cards": sorted(plan[seat])})
             plan[seat] = []
         act(t, seat, next(a for a in t.view(seat)["legal"] if a["do"] == "discard"))
-    assert t.view(0)["turn"] == 0 and len(t.view(0)["melds"]) == 3
+    assert t.view(0)["turn"] == 0 and len(t.view(0)["melds"]) == 4
     return t, tokens
 
 
@@ -106,7 +107,7 @@ def test_tonk_for_four_keeps_the_boxes_plain_and_your_spread_above_your_hand(bro
         assert page.locator("#opponents .badge.away").count() == 3
         assert page.locator("#opponents .badge.dealer").count() == 1
         got = table_fits(page, f"Tonk for four at {w}x{h} {lang}")
-        assert got["counts"]["meld"] == 9, got
+        assert got["counts"]["meld"] == 12, got
         page.screenshot(path=f"/tmp/boxes-tonk4-{w}x{h}-{lang}.png")
 
 
