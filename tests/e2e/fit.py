@@ -231,3 +231,18 @@ def boxes_whole(page: Page, what: str) -> list[dict]:
     bad = [f"seat {b['seat']} ({b['text']}): {why}" for b in boxes for why in b["bad"]]
     assert not bad, f"{what}:\n" + "\n".join(bad)
     return boxes
+
+
+# Each lane's owner, its name whole: on screen in its box, and a word never broken (no
+# more lines than words).
+OWNERS = """() => [...document.querySelectorAll('#board .meld-owner > [aria-hidden]')].filter(e => {
+    const box = e.parentElement.getBoundingClientRect(), r = e.getBoundingClientRect();
+    const lines = Math.round(r.height / parseFloat(getComputedStyle(e.parentElement).lineHeight));
+    return r.top < box.top - 1 || r.bottom > box.bottom + 1 || r.right > box.right + 1
+      || lines > e.textContent.trim().split(/\\s+/).length;
+  }).map(e => e.textContent.trim())"""
+
+
+def owners_whole(page, what: str) -> None:
+    cut = page.evaluate(OWNERS)
+    assert not cut, f"{what}: lane names cut: {cut}"

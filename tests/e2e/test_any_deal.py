@@ -19,7 +19,7 @@ from webapp.tables.cookies import cookie_name
 from tests.waiting import settled
 
 from .driver import CORNER, wait_version
-from .fit import phone_page, table_fits
+from .fit import owners_whole, phone_page, table_fits
 from .test_table import server  # noqa: F401  (the module's live server)
 
 pytestmark = pytest.mark.e2e
@@ -204,3 +204,4 @@ def test_a_lane_with_a_secret_set_keeps_one_row(browser, server, lang):  # noqa:
             lanes = page.evaluate(LANES)
             assert all(lane["rows"] <= 1 for lane in lanes), (seat, lang, lanes)
             table_fits(page, f"{lang} 320x568, seat {seat}, a lane with a secret set")
+            owners_whole(page, f"{lang} 320x568, seat {seat}")

@@ -15,7 +15,7 @@ from webapp.tables.cookies import cookie_name
 from tests.waiting import settled
 
 from . import tabletop
-from .fit import boxes_whole, deck_of, phone_page, table_fits
+from .fit import boxes_whole, deck_of, owners_whole, phone_page, table_fits
 from .test_table import server  # noqa: F401  (the module's live server)
 
 pytestmark = pytest.mark.e2e
@@ -107,6 +107,7 @@ def test_tonk_for_four_keeps_the_boxes_plain_and_your_spread_above_your_hand(bro
         assert page.locator("#opponents .badge.away").count() == 3
         assert page.locator("#opponents .badge.dealer").count() == 1
         got = table_fits(page, f"Tonk for four at {w}x{h} {lang}")
+        owners_whole(page, f"Tonk for four at {w}x{h} {lang}")
         assert got["counts"]["meld"] == 12, got
         page.screenshot(path=f"/tmp/boxes-tonk4-{w}x{h}-{lang}.png")
 

@@ -116,6 +116,13 @@ def name_of(view: dict, seat) -> str:
     return W.seat_name([p.get("name") for p in view.get("players", [])], seat, _translate())
 
 
+def lane_name(name: str) -> str:
+    """A name as its lane's narrow label shows it: the first word whole and the others'
+    initials ("Lola Remedios" -> "Lola R."); the boxes above show the whole name."""
+    first, *rest = name.split() or [name]
+    return " ".join([first] + [w[0] + "." for w in rest])
+
+
 def name_said(view: dict, seat) -> str:
     """A seat as a sentence names it: a bot marked as one ("Tala (bot)"), as Words does."""
     return W.seat_name(W.said_names(view.get("players"), _translate()), seat, _translate())
@@ -385,7 +392,7 @@ def install(app) -> None:
     app.jinja_env.globals.update(
         _baraha_present=True, card=card, name_of=name_of, name_said=name_said, words=words, plan=plan,
         action_json=action_json, result_words=result_words, draw_called=draw_called,
-        meld_by_key=meld_by_key, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
+        meld_by_key=meld_by_key, lane_name=lane_name, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
         best_melds=best_melds,
         draw_blocked=draw_blocked, deadwood=deadwood, shown_hands=shown_hands, taps=taps,
