@@ -189,13 +189,6 @@ def split_cards(game: str, options: dict, cards) -> list[tuple[tuple[int, ...], 
     return [(m, None) for m in best_split(cards)[1]]
 
 
-def held_melds(hand: Hand) -> list[list[tuple[tuple[int, ...], tuple | None]]]:
-    """Each seat's cards still held at the end, split into melds as well as they can be
-    (split_cards)."""
-    shown = hand.shown if hand.shown is not None else hand.hands
-    return [split_cards(hand.game, hand.options, h) for h in shown]
-
-
 def outcome(hand: Hand) -> dict:
     """The replay output's fields (without `error`)."""
     out = {

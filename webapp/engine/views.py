@@ -233,7 +233,8 @@ def result_of(hand: Hand) -> dict:
         "end": out["end"], "winners": out["winners"], "deadwood": out["deadwood"],
         "burned": out["burned"], "net": out["net"], "pot": out["pot"],
         "hands": [texts(sorted(h)) for h in shown],
-        "held": [[_held(cards, stands) for cards, stands in ms] for ms in G.held_melds(hand)],
+        "held": [[_held(cards, stands) for cards, stands in G.split_cards(hand.game, hand.options, h)]
+                 for h in shown],
         "lines": [{"from": None if ln.payer == POT else ln.payer,
                    "to": None if ln.payee == POT else ln.payee,
                    "chips": ln.chips, "why": ln.why} for ln in hand.lines],
