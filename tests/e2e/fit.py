@@ -59,6 +59,17 @@ const unseen = (el, r, ok = (hit) => el.contains(hit)) => {
     if (!hit || !ok(hit)) return "is covered at " + fx + "," + fy + " by " + (hit ? hit.outerHTML.slice(0, 90) : "nothing");
   }
   return "";
+};
+// Each element shown of each group (name -> selector), counted in `counts`, given to `each`.
+const visit = (groups, counts, each) => {
+  for (const [group, sel] of Object.entries(groups)) {
+    counts[group] = 0;
+    for (const el of document.querySelectorAll(sel)) {
+      if (el.closest("[hidden]") || !el.getClientRects().length) continue;
+      counts[group]++;
+      each(group, el);
+    }
+  }
 };"""
 
 # Every card of #hand, every move button shown (in the row, or in an open sheet).
@@ -139,17 +150,12 @@ TABLE = """() => {
     meld: "#board [data-meld] [data-card]",
     seal: "#seal .seal-code",
   };
-  for (const [group, sel] of Object.entries(groups)) {
-    counts[group] = 0;
-    for (const el of document.querySelectorAll(sel)) {
-      if (el.closest("[hidden]") || !el.getClientRects().length) continue;
-      counts[group]++;
-      const r = seen(el);
-      const name = group + " " + (el.dataset.card || el.dataset.seat || el.dataset.pile || el.textContent.trim());
-      const why = r.why || unseen(el, r);
-      if (why) bad.push(name + " " + why);
-    }
-  }
+  visit(groups, counts, (group, el) => {
+    const r = seen(el);
+    const name = group + " " + (el.dataset.card || el.dataset.seat || el.dataset.pile || el.textContent.trim());
+    const why = r.why || unseen(el, r);
+    if (why) bad.push(name + " " + why);
+  });
   // The game's name in the bar: whole, or on its hidden second line (never "T…").
   for (const el of document.querySelectorAll(".bar .game")) {
     const text = document.createRange();

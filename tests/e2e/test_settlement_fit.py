@@ -47,29 +47,24 @@ RESULT = """() => {
     chips: "#nets th, #nets td",
     button: "#actions form.act:not([hidden]) button, [data-review], #actions .see-match, #match-over .btn",
   };
-  for (const [group, sel] of Object.entries(groups)) {
-    counts[group] = 0;
-    for (const el of document.querySelectorAll(sel)) {
-      if (el.closest("[hidden]") || !el.getClientRects().length) continue;
-      counts[group]++;
-      const name = group + " " + (el.dataset.card || el.textContent.trim().slice(0, 40));
-      if (group == "card") {
-        const r = seen(el), why = r.why || unseen(el, r, (hit) => el.contains(hit) || hit.contains(el));
-        if (why) bad.push(name + " " + why);
-        continue;
-      }
-      // Text (a line may be inline, over several rows): every row of it on screen, seen.
-      for (const r of el.getClientRects()) {
-        if (r.width < 1) continue;
-        if (r.left < -.5 || r.top < -.5 || r.right > W + .5 || r.bottom > H + .5) {
-          bad.push(name + " is off screen: " + [r.left, r.top, r.right, r.bottom].map(Math.round)); break; }
-        if (!inside(el, r.left + Math.min(r.width / 2, 6), r.top + r.height / 2)) { bad.push(name + " is covered"); break; }
-      }
-      const size = parseFloat(getComputedStyle(el).fontSize);
-      if (size < 11.95) bad.push(name + " is " + size + "px");
-      if (group == "button" && el.getBoundingClientRect().height < 43.5) bad.push(name + " is under 44px tall");
+  visit(groups, counts, (group, el) => {
+    const name = group + " " + (el.dataset.card || el.textContent.trim().slice(0, 40));
+    if (group == "card") {
+      const r = seen(el), why = r.why || unseen(el, r, (hit) => el.contains(hit) || hit.contains(el));
+      if (why) bad.push(name + " " + why);
+      return;
     }
-  }
+    // Text (a line may be inline, over several rows): every row of it on screen, seen.
+    for (const r of el.getClientRects()) {
+      if (r.width < 1) continue;
+      if (r.left < -.5 || r.top < -.5 || r.right > W + .5 || r.bottom > H + .5) {
+        bad.push(name + " is off screen: " + [r.left, r.top, r.right, r.bottom].map(Math.round)); break; }
+      if (!inside(el, r.left + Math.min(r.width / 2, 6), r.top + r.height / 2)) { bad.push(name + " is covered"); break; }
+    }
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < 11.95) bad.push(name + " is " + size + "px");
+    if (group == "button" && el.getBoundingClientRect().height < 43.5) bad.push(name + " is under 44px tall");
+  });
   const d = document.documentElement;
   return {bad, counts, scroll: [d.scrollWidth, d.scrollHeight, scrollX, scrollY], size: [W, H],
           secret: document.querySelectorAll("#result .grp.secret [data-card]").length,
