@@ -182,9 +182,19 @@ def _a_phone_connected(base):
     connect to "/" with its token): it sees exactly what the server sends at its end."""
     code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 2}).json()["code"]
     token = requests.post(f"{base}/api/tables/{code}/seats", json={"name": "Lola"}).json()["token"]
-    ws = simple_websocket.Client.connect(
-        base.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket")
-    assert ws.receive(timeout=10).startswith("0")          # Engine.IO's open
+    # On a heavily loaded machine this connection was closed before Engine.IO's open, about
+    # 5 s after it was accepted, in 2 runs of 30 (not explained yet); a phone's client
+    # connects again by itself, and so does this one, once.
+    for tries in (1, 2):
+        ws = simple_websocket.Client.connect(
+            base.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket")
+        try:
+            opened = ws.receive(timeout=10)
+            break
+        except simple_websocket.ConnectionClosed:
+            if tries == 2:
+                raise
+    assert opened.startswith("0")          # Engine.IO's open
     ws.send("40" + json.dumps({"token": token}))
     heard = []      # let in ("40"); its own seat's `changed` ("42...") may come first
     while not any(m.startswith("40") for m in heard):
