@@ -81,10 +81,11 @@ def test_hint_words_follow_the_phone(api, client):
     assert en["action"] == fil["action"] and en["why"] != fil["why"]
 
 
-def test_no_hint_with_hints_off_or_out_of_turn(api, client, app):
+def test_no_hint_with_hints_off_or_out_of_turn(api, client, app, decks):
     code = api.create("tonk", 2)
     tokens = [api.join(code, "A"), api.join(code, "B")]
     assert "hints" in hint(client, code, tokens[0], 403)["error"]
+    decks[1] = random.Random("tonk-in-play").sample(range(52), 52)     # no win on the deal
     code, tokens = seated(api, "tonk", 2, {})
     turn = api.view(code, tokens[0])["turn"]
     hint(client, code, tokens[1 - turn], 409)
