@@ -74,7 +74,7 @@ from bench import parts  # noqa: E402
 from bench.loadserver import Quota, Server  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from bench.phones import Phone, Run  # noqa: E402
-from webapp.server.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
+from webapp.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
 
 PLAYERS = {"tongits": 3, "tonk": 3}
 # bench/air.py's settings per link: one-way delay and jitter (ms), packet loss.

@@ -81,7 +81,6 @@ def create_app(config: dict | None = None):
     from .tables import Tables
     from .tables.store import Store
     from .web import api, error_pages, evening, hands, headers, lang, learn, lessons, lobby, pwa, table, watch
-    from .web.partials import drawn_for, pushed
     from .web.i18n import init_i18n
 
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -129,7 +128,7 @@ def create_app(config: dict | None = None):
         app.register_blueprint(blueprint)
     error_pages.install(app)
     headers.install(app)
-    init_realtime(app, draw=pushed, drawn_for=drawn_for)    # pushes draw as the pages do
+    init_realtime(app, app.config.get("MESSAGE_QUEUE"))
     hosts.install(app)          # outermost: in front of Socket.IO too
     tables.load_all()
     if app.config["SWEEP_SECONDS"]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 
 
@@ -172,41 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_NO_TCACHE = "glibc.malloc.tcache_count=0"
-ARENAS = "2"
-
-
-def _lean_malloc() -> None:
-    """Start again (exec, same arguments) with glibc's malloc set for many threads.
-
-    Every open websocket holds a few threads here. glibc gives threads their own arenas (up
-    to 8 a core) and each thread a cache of the small blocks it freed, which only that
-    thread reuses; with a few hundred phones both hold memory no one uses. Two arenas and
-    no per-thread caches cost no speed we could measure (the GIL lets one thread allocate
-    at a time) and a good part of a table's memory (docs/OPERATIONS.md). glibc reads
-    these only when a program starts, hence the exec; values already in the environment
-    win."""
-    tunables = os.environ.get("GLIBC_TUNABLES", "")
-    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
-        return
-    env = dict(os.environ)
-    if "glibc.malloc.tcache" not in tunables:
-        env["GLIBC_TUNABLES"] = f"{tunables}:{_NO_TCACHE}" if tunables else _NO_TCACHE
-    env.setdefault("MALLOC_ARENA_MAX", ARENAS)
-    if env == dict(os.environ):
-        return
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.execve(sys.executable, sys.orig_argv, env)
-    except OSError:     # cannot exec: serve as we are
-        pass
-
-
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if argv is None and args.run is serve:      # the command line itself, not a caller's
-        _lean_malloc()
     return args.run(args)
 
 

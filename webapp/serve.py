@@ -1,8 +1,7 @@
 """`baraha serve`: run the table server on the home network and show how to reach it.
 
-Linux and macOS: gunicorn's gthread worker, embedded (one worker process: the tables live
-in its memory; 1000 threads: one per open websocket, far above the phones in one house;
-an idle thread costs little).
+Linux and macOS: gunicorn's gevent worker, embedded (one worker process: the tables live
+in its memory; a greenlet per connection, so an idle phone costs a few kilobytes).
 Windows has no gunicorn: Werkzeug's threaded server, which serves websockets too.
 HTTPS: `--cert FILE --key FILE` (the user's own), or `--https` (a local authority made once
 in the data folder and a certificate for this computer's addresses: webapp/server/tls.py).
@@ -156,7 +155,7 @@ def settle(app) -> None:
 
 def more_files() -> None:
     """Every connection is a file descriptor: raise the soft limit (often 1024) to the hard
-    one, so 1000 threads' connections and the refused ones waiting to close fit."""
+    one, so thousands of phones' connections fit."""
     try:
         import resource
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -167,39 +166,50 @@ def more_files() -> None:
         pass
 
 
-GRACEFUL_SECONDS = 3        # what a worker has to leave after Ctrl-C before it is killed
+# What a worker has to leave once told to stop before it is killed. It leaves as soon as its
+# connections are closed (webapp/server/stopping.py: about a second for 200 phones); this is
+# only the bound for a machine so busy that closing them takes longer.
+GRACEFUL_SECONDS = 5
+# gunicorn's gevent worker: a connection is a greenlet, not a thread, so thousands of idle
+# phones cost little (docs/OPERATIONS.md has the figures). Its documented settings bound
+# the rest: connections in all, a whole request head within KEEPALIVE seconds (a client
+# that sends half a request is dropped), and the head's size.
+WORKER_CONNECTIONS = 10000
+KEEPALIVE = 5
 
 
-def _close_sockets(worker) -> None:
-    from .realtime import close_all
-    close_all(within=GRACEFUL_SECONDS - 1)
+def _gunicorn_settings(tls, hooks) -> dict:
+    settings = {
+        "workers": 1, "worker_class": "gevent", "worker_connections": WORKER_CONNECTIONS,
+        "timeout": 60, "graceful_timeout": GRACEFUL_SECONDS, "keepalive": KEEPALIVE,
+        "limit_request_line": 4094, "limit_request_fields": 50,
+        "limit_request_field_size": 8190,
+        "accesslog": None, "errorlog": "-", "loglevel": "warning",
+        **hooks,
+    }
+    if tls:
+        settings.update(certfile=tls[0], keyfile=tls[1])
+    return settings
 
 
 def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
     from gunicorn.app.base import BaseApplication
 
+    from .server import stopping
+
     more_files()
+    made = []       # the app, once the worker has made it
+
     class Server(BaseApplication):
         def load_config(self):
-            for key, value in {
-                "bind": [f"fd://{sock.fileno()}"],    # the socket bound above: no race
-                "workers": 1, "worker_class": "webapp.server.conns.BoundedWorker", "threads": 1000,
-                # Above the threads, or gthread turns keep-alive off for everyone.
-                "worker_connections": 4000,
-                "timeout": 60, "graceful_timeout": GRACEFUL_SECONDS, "keepalive": 5,
-                "accesslog": None, "errorlog": "-", "loglevel": "warning",
-                # Ctrl-C: open sockets keep their threads, which the worker waits for at exit
-                # until it is killed; closing them first lets it leave at once.
-                "worker_int": _close_sockets,
-            }.items():
+            self.cfg.set("bind", [f"fd://{sock.fileno()}"])     # the socket bound above: no race
+            for key, value in _gunicorn_settings(tls, stopping.hooks(made)).items():
                 self.cfg.set(key, value)
-            if tls:
-                self.cfg.set("certfile", tls[0])
-                self.cfg.set("keyfile", tls[1])
 
         def load(self):
             app = factory()     # in the worker, after the fork: bots' timers live there
             settle(app)
+            made.append(app)
             return app
 
     try:

@@ -41,7 +41,7 @@ def test_tongits_three_phones_play_a_stacked_hand_to_the_settlement(live_server,
     # Nothing illegal is offered: no Draw button for the dealer's first turn.
     expect(cy.locator('form.act[data-do="draw"]')).to_have_count(0)
 
-    # From here, what each phone's socket hears (it asked for `view` alone).
+    # From here, what each phone's socket hears: `changed`, then it fetches its own view.
     for page in pages:
         page.evaluate("() => { window.heard = [];"
                       " window.socket.onAny((e, m) => window.heard.push(e)); }")
@@ -51,11 +51,10 @@ def test_tongits_three_phones_play_a_stacked_hand_to_the_settlement(live_server,
     for page in pages:
         wait_version(page, end)
     heard = [page.evaluate("() => window.heard") for page in pages]
-    assert {e for h in heard for e in h} == {"view"}, "no `changed` for a page"
-    # Each new version is pushed to the phones that did not make it: the phone that did
-    # had it as its tap's answer (two pushes a move at three phones, not three).
+    assert {e for h in heard for e in h} == {"changed"}, "a page hears only `changed`"
+    # Every new version is signalled to every phone of the table, once.
     versions = end - start
-    assert 2 * versions <= sum(map(len, heard)) < 2.5 * versions, (versions, heard)
+    assert 3 * versions <= sum(map(len, heard)) < 3.5 * versions, (versions, heard)
 
     settlement = []
     for page in pages:

@@ -3,8 +3,7 @@ replayed against a live server as phones use it (HTTP, the pages' form posts, So
 over websockets), then a normal hand played to its end at the same table.
 
 - A seat handed to another phone: the old phone's open socket is closed at once and hears
-  nothing more (it had asked for its partial: it would have been pushed the new holder's
-  hand at every move).
+  nothing more (not one `changed`).
 - A watcher ended by the host or by the seat it sits behind, and every watcher of a table
   that closes: its socket is closed, its token refused.
 - "Sit behind me" links work once; their token is never a Bearer.
@@ -143,7 +142,7 @@ class Phone:
 def test_a_seat_handed_on_closes_the_old_phones_socket(server):
     base, app = server
     code, (ana, ben) = table(base)
-    old = Phone(base, {"token": ben, "want": "partial"})
+    old = Phone(base, {"token": ben})
     heard_a_move = len(old.heard)
     v = view(base, code, ana)
     assert not old.closed.is_set()

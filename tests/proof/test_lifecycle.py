@@ -102,7 +102,7 @@ def test_an_idle_table_is_closed_then_leaves_memory_and_is_not_replayed(make):
     token = client.post(f"/api/tables/{idle_code}/seats", json={"name": "Ana"}).json["token"]
     app.test_client().post(f"/api/tables/{busy_code}/seats", json={"name": "Ben"})
     pushed = []
-    tables.notify = lambda code, version, skip=None: pushed.append(code)
+    tables.notify = lambda code, version: pushed.append(code)
     for t in tables.all():
         t.notify = tables.notify
     now = time.time()

@@ -2,8 +2,7 @@
 
 Attacks: send the reserved `connect` event again (it once showed a seat as connected with
 no socket, and bad auth in it logged a traceback each time); flood events; open sessions
-without end from one address; open a session and never join. Each one is refused, and the
-table is unharmed.
+without end from one address. Each one is refused, and the table is unharmed.
 """
 from __future__ import annotations
 
@@ -39,13 +38,15 @@ def _joined(base, token):
     raise AssertionError("the namespace did not accept the seat")
 
 
-def _closed(ws, within: float) -> bool:
+def _left(ws, within: float) -> bool:
+    """The server ended the session's place at the table: a namespace DISCONNECT ("41"), or
+    the connection itself closed."""
     end = time.monotonic() + within
     try:
         while time.monotonic() < end:
             ws.settimeout(max(0.05, end - time.monotonic()))
-            opcode, _ = ws.recv_data(control_frame=True)
-            if opcode == websocket.ABNF.OPCODE_CLOSE:
+            opcode, data = ws.recv_data(control_frame=True)
+            if opcode == websocket.ABNF.OPCODE_CLOSE or data.startswith(b"41"):
                 return True
     except (websocket.WebSocketConnectionClosedException, ConnectionError, OSError):
         return True
@@ -62,13 +63,13 @@ def _connected(app, code):
                                    '42["connect_error",{}]', '42["message","x"]', '42["*",{}]',
                                    '451-["act",{"_placeholder":true,"num":0}]', '43[]', '44{}',
                                    '42' + '[' * 500, '42', '49'])
-def test_reserved_events_and_packets_clients_never_send_close_the_socket(live, frame, caplog):
+def test_reserved_events_and_packets_clients_never_send_end_the_session(live, frame, caplog):
     base, code, tokens, app = live
     ws = _joined(base, tokens[0])
     assert _connected(app, code) == [True, False]
     with caplog.at_level(logging.WARNING):
         ws.send(frame % tokens[0] if "%s" in frame else frame)
-        assert _closed(ws, 3)
+        assert _left(ws, 3)
     end = time.monotonic() + 3
     while time.monotonic() < end and _connected(app, code)[0]:
         time.sleep(0.02)
@@ -112,21 +113,9 @@ def test_a_flood_of_events_closes_that_socket_only(live):
             flood.send('42["hello",{}]')
         except (websocket.WebSocketConnectionClosedException, OSError):
             break
-    assert _closed(flood, 3)
-    assert not _closed(calm, 0.5)
+    assert _left(flood, 3)
+    assert not _left(calm, 0.5)
     calm.close()
-
-
-@pytest.mark.alone     # it times the server's join timer (tests/conftest.py)
-def test_a_session_that_never_joins_is_closed(live):
-    base, code, tokens, app = live
-    start = time.monotonic()
-    idle = _ws(base)
-    seated = _joined(base, tokens[0])           # opened alongside: a seated one stays
-    assert _closed(idle, sockguard.JOIN_SECONDS + 3)
-    assert time.monotonic() - start >= sockguard.JOIN_SECONDS - 0.5
-    assert not _closed(seated, max(1.0, start + sockguard.JOIN_SECONDS + 1.5 - time.monotonic()))
-    seated.close()
 
 
 def test_one_address_has_only_so_many_sessions(live):
@@ -136,7 +125,7 @@ def test_one_address_has_only_so_many_sessions(live):
         with pytest.raises(websocket.WebSocketBadStatusException):
             _ws(base)
         r = requests.get(f"{base}/socket.io/?EIO=4&transport=polling")
-        assert r.status_code in (400, 401)
+        assert r.status_code == 429 and "too many connections" in r.text
     finally:
         for ws in held:
             ws.close()
@@ -148,36 +137,6 @@ def test_one_address_has_only_so_many_sessions(live):
         except websocket.WebSocketBadStatusException:
             assert time.monotonic() < end
             time.sleep(0.1)
-
-
-@pytest.mark.alone     # it times the server's join timer (tests/conftest.py)
-def test_a_polling_session_that_never_joins_is_closed_and_gives_its_place_back(live):
-    base, code, tokens, app = live
-    url = f"{base}/socket.io/?EIO=4&transport=polling"
-    held = [_ws(base) for _ in range(sockguard.PER_ADDRESS - 1)]
-    try:
-        r = requests.get(url, timeout=5)
-        assert r.status_code == 200
-        sid = json.loads(r.text[1:])["sid"]
-        assert requests.get(url, timeout=5).status_code in (400, 401)     # the last place
-        time.sleep(sockguard.JOIN_SECONDS + 1)
-        late = requests.post(f"{url}&sid={sid}", data="40" + json.dumps({"token": tokens[0]}),
-                             timeout=5)
-        assert late.status_code == 400          # closed: it did not join in time
-        assert _connected(app, code) == [False, False]
-        r = requests.get(url, timeout=5)        # the held websockets were closed too...
-        assert r.status_code == 200
-    finally:
-        for ws in held:
-            ws.close()
-    # ...and a polling session that joins in time stays.
-    sid = json.loads(r.text[1:])["sid"]
-    r = requests.post(f"{url}&sid={sid}", data="40" + json.dumps({"token": tokens[0]}), timeout=5)
-    assert r.status_code == 200
-    time.sleep(sockguard.JOIN_SECONDS + 1)
-    r = requests.get(f"{url}&sid={sid}", timeout=5)
-    assert r.status_code == 200 and "40{" in r.text
-    assert _connected(app, code) == [True, False]
 
 
 def _threads_settled(want_stable_for: float = 0.3, within: float = 5.0) -> int:

@@ -39,13 +39,3 @@ def test_a_partial_is_gzipped_and_no_session_cookie_is_set(tmp_path):
     assert r.headers["Content-Encoding"] == "gzip"
     assert b'id="view"' in gzip.decompress(r.data)
     assert not any(h.startswith("session=") for h in r.headers.getlist("Set-Cookie"))
-
-
-def test_websocket_offers_ask_for_each_message_compressed_alone():
-    from webapp.realtime import deflate
-    assert deflate.without_takeover("permessage-deflate; client_max_window_bits") == (
-        "permessage-deflate; client_max_window_bits; server_no_context_takeover; "
-        "client_no_context_takeover")
-    given = "permessage-deflate; server_no_context_takeover, x-other"
-    assert deflate.without_takeover(given) == (
-        "permessage-deflate; server_no_context_takeover; client_no_context_takeover, x-other")

@@ -225,30 +225,6 @@ def _up(base):
         return False
 
 
-def test_websockets_compress_each_message_alone(live):
-    # Every browser offers permessage-deflate; the server grants it without context
-    # takeover, so no zlib state stays with a connection between messages.
-    host, port = live.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as s:
-        s.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                   "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                   "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
-                   "\r\n").encode())
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            chunk = s.recv(4096)
-            assert chunk, f"the server closed the connection: {answer!r}"
-            answer += chunk
-    head = answer.split(b"\r\n\r\n")[0].decode().lower()
-    assert head.startswith("http/1.1 101"), head
-    granted = re.search(r"^sec-websocket-extensions: *(.*)$", head, re.M)
-    assert granted, head
-    params = {p.strip().split("=")[0] for p in granted.group(1).split(";")}
-    assert params >= {"permessage-deflate", "server_no_context_takeover",
-                      "client_no_context_takeover"}, granted.group(1)
-
-
 def test_pings_reach_every_phone(live):
     # Engine.IO pings each phone when its interval is out: three phones, every ping answered.
     import websocket

@@ -1,18 +1,19 @@
 """Socket.IO: a signal that a table changed, never the table itself.
 
 A phone connects to the default namespace with `auth: {"token": TOKEN}`, or with its seat
-cookie (`baraha_<CODE>`; with cookies for several tables, `auth: {"code": CODE}` picks
-one). Anything else is refused. The socket joins the room named by the table's code, and
-`notify` sends that room `changed` with `{"version": V}` and nothing else; each phone then
-fetches its own view, or is pushed it if it asked (`want: "partial"`, below; a page that
-also said `changed: false` is not sent `changed`). Every emit names its room or sid
-(`to=`), so nothing reaches another table.
+cookie (`baraha_<CODE>`; with cookies for several tables, `auth: {"code": CODE}` or the
+connection URL's `?code=CODE` picks one); a watcher with its token or watch cookie.
+Anything else is refused. The socket joins the room named by the table's code (and a seat's
+own room, for nudges), and `notify` sends that room `changed` with `{"version": V}` and
+nothing else: each phone then fetches its own view, with its own cookie, as any request
+(webapp/web/). So no push can carry a hidden card, and no push is drawn for a phone here.
+
+Access ends by construction (revoke.py): a socket is admitted, put in its rooms and recorded
+as held by its token in one step under the table's lock; a token that stops working takes
+its sockets out of every room at once, so not one more `changed` reaches them, and closes
+them. Every emit names its room or sid (`to=`), so nothing reaches another table.
 """
 from __future__ import annotations
-
-import threading
-import time
-from typing import NamedTuple
 
 from flask import current_app, request
 from flask_socketio import SocketIO, disconnect, join_room
@@ -21,24 +22,26 @@ from ..server.hosts import same_origin
 from ..server.pace import pace_of
 from ..tables import tables_of, watchers
 from ..tables.cookies import seat_tokens, watch_cookie
-from . import deflate, revoke
+from ..tables.errors import NotFound
+from . import revoke
 from .sockguard import Bounds, Refusing
 
-
 socketio = SocketIO()
-_sockets: dict[str, tuple[object, int]] = {}    # sid -> (Table, seat)
-_lock = threading.Lock()
 
 
-def init_realtime(app, draw, drawn_for) -> None:
-    """`draw(app, code, seat, phone) -> (version, html)`: a seat's partial for a phone's
-    handshake (webapp/web/partials.pushed), pushed to the connections that ask for it;
-    `drawn_for()`: what a drawing reads of the phone of this request (partials.drawn_for),
-    to know a mover's answer from its push."""
-    app.extensions["baraha.realtime"] = (draw, drawn_for)
+def async_mode() -> str:
+    """gevent under `baraha serve` (gunicorn's gevent worker patches the standard library
+    before the app is made); threads anywhere else (the tests' servers, Windows)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return "threading"
+    return "gevent" if monkey.is_module_patched("socket") else "threading"
+
+
+def init_realtime(app, message_queue: str | None = None) -> None:
     # Only the page's own origin may connect, and only by one of our names (webapp/server/hosts.py:
-    # the same test as every request's Host). async_mode is explicit: simple-websocket on
-    # threads.
+    # the same test as every request's Host).
     def origin_ok(origin, environ):
         hosts = app.extensions.get("baraha.hosts")
         return same_origin(origin, environ.get("wsgi.url_scheme"), environ.get("HTTP_HOST")) \
@@ -46,226 +49,120 @@ def init_realtime(app, draw, drawn_for) -> None:
 
     # serializer: python-socketio's documented hook for a packet class; this one turns
     # packets clients may not send into an event only `on_other` hears (sockguard.py).
-    socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_ok,
+    socketio.init_app(app, async_mode=async_mode(), cors_allowed_origins=origin_ok,
                       manage_session=False, max_http_buffer_size=16 * 1024,
-                      serializer=Refusing)
+                      serializer=Refusing, message_queue=message_queue)
     # Bounds in front of the Socket.IO app and the handlers below (sockguard.py).
     bounds = Bounds(app.wsgi_app, pace_of(app))
     app.extensions["baraha.sockguard"] = bounds
     app.wsgi_app = bounds
-    deflate.install(app)       # each message compressed alone
-    app.wsgi_app = _socket_for_websockets_only(app.wsgi_app)
 
 
-def _socket_for_websockets_only(inner):
-    """Engine.IO's middleware makes a new class for every request that carries gunicorn's
-    socket (to hand the socket on the way eventlet wants it, which this server does not
-    use): about 6 us and 3 KB of cyclic garbage for every request. Only a websocket needs
-    the socket (simple-websocket and webapp/realtime/sockguard.py take it from there)."""
-    def app(environ, start_response):
-        if environ.get("HTTP_UPGRADE", "").lower() != "websocket":
-            environ.pop("gunicorn.socket", None)
-        return inner(environ, start_response)
-    return app
-
-
-def notify(code: str, version: int, skip=None) -> None:
+def notify(code: str, version: int) -> None:
     """Table `code` is at `version` now (or changed beside its moves: who is connected,
-    away, watchers, seat requests): `changed` to its room, and each connection that asked
-    for its partial is pushed it. `skip`: (sid, seat, phone) of the mover's post, answered
-    with its partial: that connection is not pushed the same partial again, if it is that
-    seat's and its handshake was the same phone (what a drawing reads of it)."""
-    with _lock:
-        conns = list(_wanting.get(code, {}).items())
-    # Not to a page that said `changed: false`: its `view` says the same.
-    quiet = [sid for sid, w in conns if w.quiet]
-    socketio.emit("changed", {"version": version}, to=code, skip_sid=quiet or None)
-    if skip is not None:
-        seat = skip[1]
-        conns = [(s, w) for s, w in conns if (s, w.seat, w.drawn_for) != tuple(skip)]
-        # The others first: each render takes a few milliseconds they would wait for.
-        conns.sort(key=lambda c: c[1].seat == seat)
-    for sid, w in conns:
-        _push(code, version, sid, w)
-
-
-# ---- the push (docs/API.md, `want: "partial"`) -----------------------------------------
-# A connection that asked for it is remembered with its handshake (the phone: its cookies,
-# language and address, as a WSGI environ); after each change it gets `view` {version,
-# html}, its seat's partial drawn by the function create_app handed to init_realtime.
-
-
-class Wanting(NamedTuple):
-    """A connection that asked for its partial: the app and seat it is pushed from, its
-    handshake (what its partial is drawn for: the environ, and what a drawing reads of
-    it), whether it said `changed: false`."""
-    app: object
-    seat: int
-    phone: dict
-    drawn_for: tuple
-    quiet: bool
-
-
-_wanting: dict[str, dict[str, Wanting]] = {}     # code -> sid -> Wanting
-
-# What a drawing reads of a handshake: its cookies, language and address.
-PHONE_KEYS = ("HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "HTTP_HOST", "HTTP_USER_AGENT",
-              "SCRIPT_NAME", "SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL", "REMOTE_ADDR",
-              "wsgi.url_scheme", "wsgi.version", "wsgi.errors", "wsgi.multithread",
-              "wsgi.multiprocess", "wsgi.run_once")
-
-
-def _want(code: str, seat: int, sid: str, quiet: bool) -> None:
-    phone = {k: request.environ[k] for k in PHONE_KEYS if k in request.environ}
-    _, drawn_for = current_app.extensions["baraha.realtime"]
-    with _lock:
-        _wanting.setdefault(code, {})[sid] = Wanting(current_app._get_current_object(), seat,
-                                                     phone, drawn_for(), quiet)
-
-
-def _gone(code: str, sid: str) -> None:
-    with _lock:
-        conns = _wanting.get(code)
-        if conns is not None:
-            conns.pop(sid, None)
-            if not conns:
-                del _wanting[code]
-
-
-def _push(code: str, version: int, sid: str, w: Wanting) -> None:
-    draw, _ = w.app.extensions["baraha.realtime"]
-    try:
-        now, html = draw(w.app, code, w.seat, w.phone)
-    except Exception:       # a push that fails must not undo the move: the phone fetches
-        w.app.logger.exception("table %s: push to seat %s failed; told to fetch", code, w.seat)
-        if w.quiet:     # the others heard `changed` with the room already
-            socketio.emit("changed", {"version": version}, to=sid)
-        return
-    socketio.emit("view", {"version": now, "html": html}, to=sid)
-
-
-def close_all(within: float = 2.0) -> None:
-    """The server is stopping: close every connection the way Engine.IO ends one, so the
-    threads serving them end and the process leaves at once (a phone's client reconnects
-    once the server is back; a namespace disconnect would tell it not to come back).
-
-    Engine.IO closes the sockets one by one and waits for each one's writer; a socket whose
-    phone is leaving at that very moment has no writer left, and the wait never ends. So
-    each pass runs on a daemon thread, and a pass that hangs is followed by another, which
-    skips the sockets already closing. `within`: the seconds it may take in all."""
-    if socketio.server is None:
-        return
-    end = time.monotonic() + within
-    while (left := end - time.monotonic()) > 0:
-        closing = threading.Thread(target=socketio.server.eio.disconnect, daemon=True,
-                                   name="baraha-closing")
-        closing.start()
-        closing.join(min(0.3, left))
-        if not closing.is_alive():
-            return
-
-
-def seat_room(code: str, seat: int) -> str:
-    """The room of one seat's connections (its phones): for pushes meant for that player."""
-    return f"{code}/{seat}"
+    away, watchers, seat requests): every socket of its room hears `changed`."""
+    socketio.emit("changed", {"version": version}, to=code)
 
 
 def nudge(code: str, seat: int, by: int | None = None, name: str = "") -> None:
     """Someone (seat `by`, called `name`: public, as on the table) nudged the player whose
     turn it is: only that seat's phones hear it, and who nudged."""
-    socketio.emit("nudge", {"by": by, "name": name}, to=seat_room(code, seat))
+    socketio.emit("nudge", {"by": by, "name": name}, to=revoke.rooms_of(code, seat)[1])
 
 
-def _find_seat(auth):
-    tables = tables_of(current_app)
-    auth = auth if isinstance(auth, dict) else {}
-    if auth.get("token"):
-        return tables.find_token(auth["token"])
-    cookies = seat_tokens(request.cookies)
+def close_all() -> None:
+    """The server is stopping: every connection is ended the way Engine.IO ends one (each
+    phone's client reconnects once the server is back; a namespace disconnect would tell it
+    not to come back), so the worker has nothing left to wait for."""
+    if socketio.server is not None:
+        socketio.server.eio.disconnect()
+
+
+# ---- who may connect ---------------------------------------------------------------------
+
+def _code(auth: dict) -> str | None:
     code = auth.get("code") or request.args.get("code")
-    if isinstance(code, str):
-        cookies = {c: t for c, t in cookies.items() if c == code.strip().upper()}
-    found = [f for f in (tables.find_token(t) for t in cookies.values()) if f]
-    return found[0] if len(found) == 1 else None
+    return code.strip().upper() if isinstance(code, str) and len(code) <= 8 else None
 
 
-def _find_watcher(auth):
-    """(table, watcher) of a watcher's token (auth) or watch cookie (`baraha_w_<CODE>`)."""
+def _find(auth) -> tuple | None:
+    """(table, seat, holder) of a seat's token (auth) or cookie; (table, None, holder) of a
+    watcher's; None. `holder` is what let it in (revoke.py)."""
     tables = tables_of(current_app)
     auth = auth if isinstance(auth, dict) else {}
-    try:
-        if isinstance(auth.get("token"), str):
-            return watchers.find_any(tables, auth["token"])
-        code = auth.get("code")
-        if isinstance(code, str) and len(code) <= 8:
-            table = tables.get(code)
-            watcher = watchers.find(table, request.cookies.get(watch_cookie(table.code)))
-            return (table, watcher) if watcher is not None else None
-    except Exception:       # no such table, a malformed auth: refused like any other
+    token = auth.get("token")
+    if token is not None and not isinstance(token, str):
         return None
-    return None
+    if token:
+        found = tables.find_token(token)
+        if found is None:
+            watching = watchers.find_any(tables, token)
+            return (watching[0], None, _watching(watching[1])) if watching else None
+    else:
+        code = _code(auth)
+        cookies = {c: t for c, t in seat_tokens(request.cookies).items() if code in (None, c)}
+        seated = [f for f in (tables.find_token(t) for t in cookies.values()) if f]
+        found = seated[0] if len(seated) == 1 else None
+        if found is None and code is not None:
+            try:
+                table = tables.get(code)
+            except NotFound:
+                return None
+            watcher = watchers.find(table, request.cookies.get(watch_cookie(code)))
+            return (table, None, _watching(watcher)) if watcher is not None else None
+    if found is None:
+        return None
+    table, seat = found
+    return table, seat, ("seat", table.seats[seat].token_hash)
 
 
-def _bounds():
+def _watching(watcher) -> tuple:
+    return "watcher", watcher.id, watcher.token_hash
+
+
+def _bounds() -> Bounds:
     return current_app.extensions["baraha.sockguard"]
 
 
 @socketio.on("connect")
 def on_connect(auth=None):
-    bounds = _bounds()
-    if not bounds.joining(request.environ):
+    if not _bounds().joining(request.environ):
         raise ConnectionRefusedError("too many messages")
-    ok = False
-    try:
-        _join(auth)
-        ok = True
-    finally:
-        bounds.joined(request.environ, ok)
+    _admit(auth)
 
 
-def _join(auth) -> None:
+def _admit(auth) -> None:
     try:
-        found = _find_seat(auth)
+        found = _find(auth)
     except Exception as e:      # a malformed auth: one line in the log, never a traceback
         current_app.logger.warning("socket auth refused: %s", type(e).__name__)
         found = None
-    watching = _find_watcher(auth) if found is None else None
-    if found is None and watching is None:
-        raise ConnectionRefusedError("join the table first: this connection has no seat token")
-    table = (found or watching)[0]
+    if found is None:
+        raise ConnectionRefusedError("join the table first: this connection has no seat or "
+                                     "watcher token for a table here")
+    table, seat, holder = found
+    sid = request.sid
     with table.lock:
-        # Found again under the table's lock, then held (revoke.py): a token revoked in
-        # between is refused here; one revoked from now on closes this socket.
-        again = _find_seat(auth) if found is not None else _find_watcher(auth)
-        if again != (found or watching):
+        # Found again under the table's lock, and let in within it: a token revoked before
+        # this is refused here; one revoked after it finds this socket held (revoke.py).
+        if _find(auth) != found or table.closed and holder[0] == "watcher":
             raise ConnectionRefusedError("this token stopped working: join the table again")
-        revoke.held(request.sid, table.code,
-                    ("seat", table.seats[found[1]].token_hash) if found is not None else
-                    ("watcher", watching[1].id, watching[1].token_hash))
-    if watching is not None:    # a watcher hears `changed` and fetches its own view
-        join_room(table.code)
-        return
-    table, seat = found
-    join_room(table.code)
-    join_room(seat_room(table.code, seat))
-    if isinstance(auth, dict) and auth.get("want") == "partial":
-        # pushed to request.sid only; `changed: false`: `view` alone, no `changed`
-        _want(table.code, seat, request.sid, auth.get("changed") is False)
-    with _lock:
-        _sockets[request.sid] = (table, seat)
-    table.connected(seat, +1)
+        for room in revoke.rooms_of(table.code, seat):
+            join_room(room)
+        revoke.held(sid, table, seat, holder)
+        if seat is not None:
+            table.connected(seat, +1)
+    if not revoke.holds(sid):
+        # Revoked while python-socketio had not yet counted this connection as connected:
+        # its disconnect could not end it, so the connect does (its rooms are left already).
+        raise ConnectionRefusedError("this token stopped working: join the table again")
 
 
 @socketio.on("disconnect")
 def on_disconnect(*_reason):
-    revoke.released(request.sid)
-    with _lock:
-        found = _sockets.pop(request.sid, None)
-    if found:
-        table, seat = found
-        _gone(table.code, request.sid)
-        table.connected(seat, -1)
-    _bounds().left(request.environ)
+    held = revoke.released(request.sid)
+    if held is not None and held.seat is not None:
+        held.table.connected(held.seat, -1)
 
 
 @socketio.on("*")

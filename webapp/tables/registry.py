@@ -35,7 +35,7 @@ class Tables:
         self.per_client = per_client        # live tables one client address may have made
         self.idle, self.linger, self.history = idle, linger, history    # seconds
         self.empty = empty      # a table no person sat at is closed this long after it was made
-        self.notify = notify or (lambda code, version, skip=None: None)
+        self.notify = notify or (lambda code, version: None)
         # Closes the sockets a revoked token holds (webapp/realtime/revoke.py): called as
         # revoke(code, *holder), holder ("seat", token hash) or ("watcher", id) or a prefix.
         self.revoke = revoke or (lambda code, *holder: 0)
@@ -165,3 +165,9 @@ class Tables:
     def shutdown(self) -> None:
         self.scheduler.stop()
         lifecycle.stop(self)
+
+    def close(self) -> None:
+        """The server is leaving: nothing more is scheduled, and the database is closed
+        (SQLite then moves its -wal journal into the file, which alone holds every table)."""
+        self.shutdown()
+        self.store.close()

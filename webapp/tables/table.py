@@ -149,9 +149,7 @@ class Table:
 
     # ---- actions --------------------------------------------------------------------
 
-    def act(self, seat: int, version, action, worded: bool = True, skip=None) -> dict:
-        """`skip`: a connection of the mover's that has this move's view as its answer,
-        handed to `notify` as it is (the web layer's: webapp/realtime/ needs no push there)."""
+    def act(self, seat: int, version, action, worded: bool = True) -> dict:
         check_version(version)
         parsed, canon = parse_action(seat, action, self.players)
         with self.lock:
@@ -181,7 +179,7 @@ class Table:
                 self._commit("action", self._action_row(seat, canon, key), hand)
                 turns.progress(self)
             view, now = self._view(seat, worded=worded), self.version
-        self._notify(now, skip)
+        self._notify(now)
         return view
 
     def _action_row(self, seat: int | None, canon: dict, key: str | None = None) -> dict:
@@ -250,9 +248,9 @@ class Table:
         except Exception:       # closing a socket must not undo what revoked it
             log.exception("table %s: closing revoked sockets failed", self.code)
 
-    def _notify(self, version: int, skip=None) -> None:
+    def _notify(self, version: int) -> None:
         try:
-            self.notify(self.code, version, skip=skip)
+            self.notify(self.code, version)
         except Exception:       # a push that fails must not undo an accepted action
             log.exception("table %s: notify failed", self.code)
 

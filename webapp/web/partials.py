@@ -1,21 +1,14 @@
 """A seat's table, drawn: `table/_table.html` from the seat's view, in the request of the
-phone it is for. The page, its GET, a move's answer, the push and a watcher's page all
-draw it here, the same way (render_template), so none can fail where another works.
-
-A push has no request of its own: webapp/realtime/ keeps each phone's handshake (its
-cookies, language and address, as a WSGI environ) and calls `pushed`, which draws in a
-request made from it, as if that phone had asked for its partial (Flask's documented
-`app.request_context`).
+phone it is for. The page, its GET (what a phone fetches when told its table changed), a
+move's answer and a watcher's page all draw it here, the same way (render_template), so
+none can fail where another works.
 """
 from __future__ import annotations
 
-import io
-
 from flask import render_template, request, url_for
-from flask_babel import get_locale
 
-from ..tables import claims, tables_of, watchers
-from . import guard, i18n, present
+from ..tables import claims, watchers
+from . import i18n, present
 
 SORT_COOKIE = "baraha-sort"
 
@@ -23,13 +16,6 @@ SORT_COOKIE = "baraha-sort"
 def sort() -> str:
     """The order this phone shows its hand in: "arrange", "rank" or "suit"."""
     return present.sort_of(request.cookies.get(SORT_COOKIE))
-
-
-def drawn_for() -> tuple:
-    """What a drawing reads of this request's phone: its language, its order of the hand,
-    its CSRF token and the path the app is served under. Two requests with the same draw
-    the same table."""
-    return str(get_locale()), sort(), guard.csrf_token(), request.script_root
 
 
 def context(table, view: dict, watcher=None, act_url: str | None = None) -> dict:
@@ -68,19 +54,3 @@ def draw(table, view: dict, watcher=None, act_url: str | None = None) -> str:
     """The seat's (or the watcher's) table for this view, for the phone of this request."""
     with i18n.one_catalog():
         return render_template("table/_table.html", **context(table, view, watcher, act_url))
-
-
-# ---- the push (webapp/realtime/ keeps who asked for it, and sends it) --------------
-
-def pushed(app, code: str, seat: int, phone: dict) -> tuple[int, str]:
-    """(version, html): the partial of `seat` for the phone whose handshake was `phone` (a
-    WSGI environ), drawn in a request of its own as that phone's GET of its partial. A
-    fresh app context too: inside the mover's request this must not share its `g` (its
-    CSRF token, its language)."""
-    environ = dict(phone, REQUEST_METHOD="GET", PATH_INFO=f"/t/{code}/view", QUERY_STRING="",
-                   HTTP_HX_REQUEST="true")
-    environ["wsgi.input"] = io.BytesIO(b"")
-    with app.app_context(), app.request_context(environ):
-        table = tables_of(app).get(code)
-        view = table.view(seat, worded=False)
-        return view["version"], draw(table, view)

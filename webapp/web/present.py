@@ -7,6 +7,7 @@ A translation plugs in as app.extensions["baraha.translate"] (template -> templa
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 
@@ -276,6 +277,12 @@ def action_json(action: dict) -> str:
     return json.dumps(strip_seat(action), separators=(",", ":"))
 
 
+def move_id(action: dict) -> str:
+    """An element id for a move's form, the same in every view that offers that move: a
+    redraw (idiomorph) keeps a move's button as it is, and never turns it into another."""
+    return "mv-" + hashlib.blake2s(action_json(action).encode(), digest_size=5).hexdigest()
+
+
 def plan(view: dict) -> dict:
     """The legal actions grouped for the buttons: what needs a selection and what not. Of
     the ways to play a wild that make no difference (it stands in a book: any suit of that
@@ -391,7 +398,7 @@ def install(app) -> None:
         return
     app.jinja_env.globals.update(
         _baraha_present=True, card=card, name_of=name_of, name_said=name_said, words=words, plan=plan,
-        action_json=action_json, result_words=result_words, draw_called=draw_called,
+        action_json=action_json, move_id=move_id, result_words=result_words, draw_called=draw_called,
         meld_by_key=meld_by_key, lane_name=lane_name, hand_in_order=hand_in_order, cards_spoken=cards_spoken,
         as_spoken=as_spoken, card_name=card_name, arranged=arranged, meld_marks=meld_marks,
         best_melds=best_melds,

@@ -34,7 +34,7 @@ BACKGROUND = "#eef1ec"      # the page background (app.css --bg): the splash scr
 # The app shell: cached by the service worker on install. Game state never is. The large
 # icons are not: the system keeps its own copy of them when the app is installed.
 SHELL_STATIC = ("css/app.css", "css/pwa.css", "js/theme.js", "js/app.js", "js/pwa.js", "js/offline.js",
-                "js/offline-lang.js", "js/vendor/htmx.min.js", "js/vendor/socket.io.min.js", "icons/icon.svg",
+                "js/offline-lang.js", "js/vendor/htmx.min.js", "js/vendor/idiomorph.min.js", "js/vendor/socket.io.min.js", "icons/icon.svg",
                 "icons/icon-192.png")
 SHELL_TEMPLATES = ("pwa/sw.js", "pwa/offline.html", "pwa/_offline_main.html")
 

@@ -28,7 +28,6 @@ from .seats import seat_token, seated
 bp = Blueprint("table", __name__, url_prefix="/t")
 
 NUDGE_EVERY = per_seconds(1, 20)    # at most one nudge per player in 20 s, from anyone
-SOCKET_HEADER = "X-Baraha-Socket"   # a move's post: the socket of the page that sent it
 # Asking for a person's seat: a phone does it once or twice; more is someone pestering the
 # host. Per address, and per table from every address together.
 CLAIMS_PER_ADDRESS = per_seconds(3, 60)
@@ -195,11 +194,8 @@ def act(table, seat: int):
         # It does not depend on what the screen showed (others pressing "Next hand" first
         # move the version): act on the current version instead of asking for a second tap.
         version = _view(table, seat)["version"]
-    # The phone's socket, named in the post, has this move's partial as the answer: no push.
-    sid = request.headers.get(SOCKET_HEADER) if _is_htmx() else None
-    skip = (sid, seat, partials.drawn_for())
     try:
-        view = table.act(seat, version, action, worded=False, skip=skip if sid else None)
+        view = table.act(seat, version, action, worded=False)
     except Stale as e:
         if _is_htmx():
             return _partial(table, e.view, 409, STALE_WORDS)

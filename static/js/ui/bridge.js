@@ -1,81 +1,129 @@
-/* The bridge: the server pushes this seat's new partial over Socket.IO (or says "version N
-   exists", and htmx fetches it); either way htmx swaps #table, and around each swap the
-   state the server does not know is kept (picked cards, open <details>, focus, your order
-   of the cards), and cards fly. Then the turn cues and what a screen reader hears.
+/* The bridge: the server says "version N exists" over Socket.IO, the page fetches its own
+   view (its seat's partial, with its own cookie) and morphs #table into it (idiomorph: the
+   elements that stay are kept, so the card under a finger, focus, an open sheet, picked
+   cards and a drag in progress go on as they were). A move's answer is morphed in alike.
+   Then your order of the cards, the turn cues and what a screen reader hears.
    The page heals itself: whenever it has heard of a version newer than the one it shows
-   (a push, a signal, a move's answer), it fetches its view at once. */
-import { $, $$, S, say, toast, view, version, picks, visible, motion } from "./dom.js";
+   (a signal, a move's answer), it fetches its view at once. And it settles: a table that
+   is over, or a seat this phone no longer holds, is said once and the page stops asking. */
+import { $, $$, S, say, toast, view, version, picks, motion } from "./dom.js";
 import { turnCue } from "./prefs.js";
 import { snapshot, animate } from "./motion.js";
-import { focusKey, findKey, fallbackFocus } from "./focus.js";
-import { saved, keepSelection, selected, update, rove, restoreOrder, noteFresh, clearFresh } from "./hand.js";
+import { update, rove, restoreOrder, noteFresh, clearFresh, dragging } from "./hand.js";
 import { afterSwapMoves } from "./moves.js";
-import { openDialog } from "./panels.js";
 
 const root = $("#table");
 const baseTitle = document.title.replace(/^● .*? · /, "");
+// A live table fetches its own partial; a lesson's answers take htmx's own swap (they also
+// push the step's URL and redraw the lesson's words out of band).
+const live = !!root && root.hasAttribute("data-partial");
 
-let openDetails = {}, openSheets = [], before = null, focusBefore = null, focusWasIn = false;
 document.body.addEventListener("htmx:beforeRequest", (e) => {
   const elt = e.detail.elt;
   if (elt && elt.matches && elt.matches("form.act")) {
-    keepSelection([]);
     const d = elt.getAttribute("data-do");
     if (d !== "draw" && d !== "take") clearFresh();
     $$("form.act button").forEach((b) => { b.disabled = true; });   // no double tap
     posting = true;
-    // Heard on the form itself: a push may take the form out of the page while its post
+    // Heard on the form itself: a redraw may take the form out of the page while its post
     // is out, and htmx tells a post that got no answer only to its form.
     elt.addEventListener("htmx:afterRequest", posted, { once: true });
   }
 });
-// The version our own tap's answer swapped in: its `changed` is not fetched again. The
+// The version our own tap's answer showed: its `changed` is not fetched again. The
 // `changed` usually arrives while the tap's POST is still out: it waits for the answer.
 let ownVersion = null, posting = false, pending = null;
 function versionOf(text) {
   const m = /data-version="(\d+)"/.exec(text || "");
   return m ? +m[1] : null;
 }
-function beforeSwap(text) {
-  const v = versionOf(text);
-  if (v !== null && v < version()) return false;   // an older answer arrived late
-  $$("details[id]", root).forEach((d) => { openDetails[d.id] = d.open; });
-  // A sheet open under the player's finger (the take choice, More moves) stays open when
-  // a push redraws the table, if the new view still has it (a move made from it closed it
-  // before its request went out).
-  openSheets = $$("dialog[open][id]", root).map((d) => d.id);
-  before = snapshot();
-  focusWasIn = root.contains(document.activeElement) && document.activeElement !== root;
-  focusBefore = focusWasIn ? focusKey(document.activeElement) : null;
+document.body.addEventListener("htmx:beforeSwap", (e) => {
+  if (e.detail.target !== root || !live || !e.detail.shouldSwap) return;
+  e.detail.shouldSwap = false;
+  const elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+  const own = !!(elt && elt.matches && elt.matches("form.act") && e.detail.xhr && e.detail.xhr.status < 300);
+  if (own) ownVersion = versionOf(e.detail.serverResponse);
+  redraw(e.detail.serverResponse, own);
+});
+
+/* ---- the redraw: a morph, not a replacement ---------------------------------------------- */
+// What the server does not know and the morph keeps: a card you picked (its aria-pressed),
+// an open sheet or <details> (open), the card you are dragging (left as it is), and the
+// regions the phone fills itself (a review, the sit-behind list: data-kept).
+const KEEP = {
+  beforeNodeMorphed(from) {
+    return !(from === dragging() || (from.hasAttribute && from.hasAttribute("data-kept") && from.childElementCount));
+  },
+  beforeAttributeUpdated(name, node) {
+    if (name === "open") return false;
+    return !(name === "aria-pressed" && node.matches("#hand .pick"));
+  },
+};
+const REQUESTS = "[hx-get], [hx-post], [hx-put], [hx-patch], [hx-delete]";
+function redraw(html, own) {
+  const v = versionOf(html);
+  if (v !== null && v < version()) return false;      // an older answer arrived late
+  const before = snapshot();
+  const focused = root.contains(document.activeElement) && document.activeElement !== root;
+  window.Idiomorph.morph(root, html, { morphStyle: "innerHTML", callbacks: KEEP });
+  // htmx wires each element that makes a request (the partial's forms and buttons; none
+  // uses hx-on, hx-boost or hx-ext); one it has seen already is left as it is.
+  $$(REQUESTS, root).forEach((el) => window.htmx.process(el));
+  if (own) picks().forEach((b) => b.setAttribute("aria-pressed", "false"));   // your move used them
+  afterRedraw(before, focused);
+  window.htmx.trigger(root, "htmx:afterSwap", { target: root, elt: root });
   return true;
 }
-document.body.addEventListener("htmx:beforeSwap", (e) => {
-  if (e.detail.target !== root) return;
-  if (!beforeSwap(e.detail.serverResponse)) { e.detail.shouldSwap = false; return; }
-  const elt = e.detail.requestConfig && e.detail.requestConfig.elt;
-  if (elt && elt.matches && elt.matches("form.act") && e.detail.xhr && e.detail.xhr.status < 300) {
-    ownVersion = versionOf(e.detail.serverResponse);
+function afterRedraw(b, focused) {
+  hear(version());
+  const v = view();
+  if (v && v.getAttribute("data-hand-no") === b.hand && v.getAttribute("data-mine") === "1" &&
+      v.getAttribute("data-phase") === "play") {
+    const gained = picks().map((p) => p.getAttribute("data-card")).filter((c) => !b.cards[c]);
+    if (gained.length) noteFresh(gained);
   }
-  if (live && e.detail.shouldSwap) { e.detail.shouldSwap = false; redraw(e.detail.serverResponse); }
-});
-// A live table (it fetches its own partial) is redrawn here: the new table replaces the
-// old, then htmx.process wires each element that makes a request (the partial's forms and
-// buttons; none uses hx-on, hx-boost or hx-ext), not the whole table: htmx.process scans
-// every element it is given, which on a slow phone took three times as long. Not htmx's
-// swap: it dispatches two events for each element it removes (about 300 here), which on a
-// slow phone took longer than the rest of the redraw. Heard as htmx:afterSwap all the same.
-// A lesson's answers take htmx's swap: they also push the step's URL and redraw the
-// lesson's words out of band.
-const live = root && root.hasAttribute("data-partial");
-const REQUESTS = "[hx-get], [hx-post], [hx-put], [hx-patch], [hx-delete]";
-function redraw(html) {
-  root.innerHTML = html;
-  $$(REQUESTS, root).forEach((el) => window.htmx.process(el));
-  window.htmx.trigger(root, "htmx:afterSwap", { target: root, elt: root });
+  restoreOrder();
+  afterSwapMoves();
+  update();
+  const active = document.activeElement;
+  if (focused && (!root.contains(active) || active === root)) {
+    const target = fallbackFocus(b);
+    if (target) target.focus({ preventScroll: true });
+  }
+  const cur = root.contains(document.activeElement) && document.activeElement.matches("#hand .pick")
+    ? document.activeElement : $("#hand .pick[tabindex='0']");
+  rove(cur, false);
+  try { animate(b); } catch (err) { /* motion is decoration only */ }
+  const res = $("#result");
+  if (res && !b.result) res.scrollIntoView({ block: "start", behavior: motion() ? "smooth" : "auto" });
+  afterView(true);
+  behind();
 }
-document.body.addEventListener("htmx:afterSwap", (e) => {
-  if (e.detail.target === root) afterSwap();
-});
+// What had focus left the table (a move made from it): the next thing to do gets it.
+const firstMove = () => $$(".btns form.act:not([hidden]) button, .btns [data-more]:not([hidden])")[0];
+function fallbackFocus(before) {
+  const v = view();
+  if (!v) return null;
+  const res = $("#result");
+  if (res && !before.result) return res;
+  if (v.getAttribute("data-mine") === "1") {
+    const fresh = v.getAttribute("data-phase") === "play" ?
+      picks().filter((b) => !before.cards[b.getAttribute("data-card")])[0] : null;
+    const first = fresh || firstMove();
+    if (first) return first;
+    if (v.getAttribute("data-phase") === "play") return $("#hand .pick[tabindex='0']");
+  }
+  return $("#turn-line");
+}
+if (!live) {
+  // A lesson's step, swapped by htmx: the same work after it.
+  let before = null;
+  document.body.addEventListener("htmx:beforeSwap", (e) => { if (e.detail.target === root) before = snapshot(); });
+  document.body.addEventListener("htmx:afterSwap", (e) => {
+    if (e.detail.target === root && before) { const b = before; before = null; afterRedraw(b, false); }
+  });
+}
+
 // The newest version this page has heard of: it never stays on an older one.
 let newest = 0;
 function hear(v) {
@@ -84,54 +132,13 @@ function hear(v) {
 function behind() {
   if (newest > version() && window.barahaResync) window.barahaResync();
 }
-function afterSwap() {
-  hear(version());
-  $$("details[id]", root).forEach((d) => { if (openDetails[d.id]) d.open = true; });
-  const keep = saved;
-  picks().forEach((b) => {
-    if (keep.indexOf(b.getAttribute("data-card")) >= 0) b.setAttribute("aria-pressed", "true");
-  });
-  const b = before;
-  before = null;
-  const v = view();
-  if (b && v && v.getAttribute("data-hand-no") === b.hand && v.getAttribute("data-mine") === "1" &&
-      v.getAttribute("data-phase") === "play") {
-    const gained = picks().map((p) => p.getAttribute("data-card")).filter((c) => !b.cards[c]);
-    if (gained.length) noteFresh(gained);
-  }
-  restoreOrder();
-  afterSwapMoves();
-  update();
-  // Only now: "More moves" holds its moves once update() has laid out the row.
-  openSheets.forEach((id) => {
-    const d = document.getElementById(id);
-    if (d && root.contains(d) && $("form.act", d)) openDialog(d);
-  });
-  openSheets = [];
-  if (focusWasIn) {
-    let target = findKey(focusBefore);
-    if (!visible(target) || target.disabled) target = b ? fallbackFocus(b) : null;
-    if (target) {
-      if (target.matches("#hand .pick")) rove(target, false);
-      target.focus({ preventScroll: true });
-    }
-  } else {
-    const cur = $("#hand .pick[tabindex='0']");
-    if (cur) rove(cur, false);
-  }
-  try { animate(b); } catch (err) { /* motion is decoration only */ }
-  const res = $("#result");
-  if (res && b && !b.result) res.scrollIntoView({ block: "start", behavior: motion() ? "smooth" : "auto" });
-  afterView(true);
-  behind();
-}
 function posted(e) {
   posting = false;
   const v = pending;
   pending = null;
   // Newer than what our answer showed (or the answer failed): fetch; else it was ours.
   // No answer at all (the connection dropped, or the server failed): the move may have
-  // been made, and no push will bring it (the post named our socket), so fetch too.
+  // been made, so fetch too.
   const xhr = e.detail.xhr;
   const lost = !e.detail.successful && (!xhr || xhr.status === 0 || xhr.status >= 500);
   if ((lost || (v !== null && (v > version() || !e.detail.successful))) && window.barahaResync) {
@@ -139,11 +146,11 @@ function posted(e) {
   }
 }
 document.body.addEventListener("htmx:afterRequest", () => {
-  $$("form.act button").forEach((b) => { b.disabled = false; });
-  keepSelection(selected());     // refused (nothing swapped): the selection stays for the next push
+  if (!settled) $$("form.act button").forEach((b) => { b.disabled = false; });
 });
 document.body.addEventListener("htmx:responseError", (e) => {
   const xhr = e.detail.xhr;
+  if (live && settleOn(xhr.status)) return;
   const text = (xhr.getResponseHeader("Content-Type") || "").indexOf("text/plain") === 0 ? xhr.responseText : "";
   toast(text || say("serverNo", { status: xhr.status }));
 });
@@ -193,25 +200,55 @@ function afterView(swapped) {
   }
 }
 
+/* ---- the end of the page's table: said once, then nothing more is asked -------------- */
+let settled = false, socket = null, retry = null;
+const OVER = { 401: "seatGone", 403: "seatGone", 404: "tableOver", 410: "tableOver" };
+function settleOn(status) {
+  const key = OVER[status];
+  if (!key || settled) return !!key;
+  settled = true;
+  if (socket) socket.disconnect();          // no reconnecting to a table that is over
+  clearInterval(retry);
+  const banner = $("#offline");
+  if (banner) banner.hidden = true;
+  const box = $("#settled");
+  if (box) {
+    $("[data-settled-words]", box).textContent = S[key];
+    box.hidden = false;
+  }
+  const v = view();
+  if (v) v.setAttribute("data-settled", key);
+  $$("form.act button", root).forEach((b) => { b.disabled = true; });
+  return true;
+}
+
 if (root) {
   restoreOrder();
   afterSwapMoves();
   afterView(false);
   update();
   rove($("#hand .pick[tabindex='0']"), false);
-  connect();
+  if (live) connect();
 }
 
 /* ---- Socket.IO: a signal that version N exists; each phone fetches its own view ---- */
 function connect() {
   let busy = false, again = false;
   // While the view is fetched the table says it is busy (screen readers wait for it).
+  async function fetchView() {
+    const r = await fetch(root.getAttribute("data-partial"), {
+      headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store",
+    });
+    if (settleOn(r.status)) return;
+    if (!r.ok) throw new Error(String(r.status));
+    redraw(await r.text());
+  }
   function resync() {
+    if (settled) return;
     if (busy) { again = true; return; }
     busy = true;
     root.setAttribute("aria-busy", "true");
-    window.htmx.ajax("GET", root.getAttribute("data-partial"), { target: "#table", swap: "innerHTML" })
-      .catch(() => { /* the banner already says it */ })
+    fetchView().catch(() => { /* the banner already says it, and the next signal asks again */ })
       .then(() => {
         busy = false;
         if (again) { again = false; resync(); } else root.removeAttribute("aria-busy");
@@ -221,60 +258,39 @@ function connect() {
   if (!window.io) return;
   const banner = $("#offline");
   function offline(on, words) {
-    if (!banner) return;
+    if (!banner || settled) return;
     if (words) banner.textContent = words;
     banner.hidden = !on;
   }
-  // want: "partial" (docs/API.md): the server pushes this seat's new partial as `view`
-  // over this connection, in this phone's language, instead of "changed, then GET".
   // Websocket first (one round trip less). No tryAllTransports: Engine.IO drops a transport
   // that failed from that connection's list, so a phone that fell back to polling in the
   // same attempt would never upgrade. After a failed attempt the next ones start on
   // polling and upgrade, as Socket.IO's own docs advise (client options, `transports`).
-  // `changed: false`: the `view` is the signal too, so the server sends no `changed`.
-  const socket = window.io({
-    transports: ["websocket", "polling"],
-    auth: { code: root.getAttribute("data-code"), want: "partial", changed: false },
-  });
+  // `?code=`: a proxy in front of several servers routes the socket by it (docs/API.md).
+  const code = root.getAttribute("data-code");
+  socket = window.io({ transports: ["websocket", "polling"], auth: { code }, query: { code } });
   window.socket = socket;
-  // A move's answer is our new partial: naming our socket spares the server its push.
-  document.body.addEventListener("htmx:configRequest", (e) => {
-    const elt = e.detail.elt;
-    if (socket.connected && socket.id && elt && elt.matches && elt.matches("form.act")) {
-      e.detail.headers["X-Baraha-Socket"] = socket.id;
-    }
-  });
   socket.on("connect", () => {
     offline(false);
     resync();       // something may have happened before or while we were connected
   });
-  socket.on("disconnect", () => offline(true, S.reconnecting));
+  socket.on("disconnect", (reason) => {
+    // The server ended this connection (its seat was handed on, the table left): ask why.
+    if (reason === "io server disconnect") resync();
+    else offline(true, S.reconnecting);
+  });
   socket.on("connect_error", () => {
     socket.io.opts.transports = ["polling", "websocket"];
     if (socket.active) offline(true, S.reconnecting);
-    else offline(true, S.refused);
-  });
-  let pushed = false, lastHtml = null;
-  socket.on("view", (msg) => {
-    pushed = true;
-    if (!msg || typeof msg.html !== "string") { resync(); return; }
-    hear(msg.version);
-    if (msg.html === lastHtml) return;
-    lastHtml = msg.html;
-    if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
-    if (!beforeSwap(msg.html)) { behind(); return; }
-    redraw(msg.html);         // the same redraw as a fetched view's, now
+    else { offline(true, S.refused); resync(); }     // refused: the view says why
   });
   socket.on("changed", (msg) => {
-    // A page that is pushed its view hears `changed` only when the server could not draw
-    // that push: it fetches the view itself.
-    if (pushed) { resync(); return; }
     if (!msg || typeof msg.version !== "number") { resync(); return; }
     hear(msg.version);
     if (posting) { pending = Math.max(pending === null ? -1 : pending, msg.version); return; }
     // Our own tap's answer already showed this version: do not fetch it again (once).
     if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
-    // Equal versions too: a player's connection came or went (shown as "away").
+    // Equal versions too: who is at the table changed (a phone came or went, a watcher).
     if (msg.version >= version()) resync();
   });
   // Someone tapped "Nudge" on this player's box: only this seat's phones get it, with
@@ -285,9 +301,9 @@ function connect() {
     toast(name ? say("nudgedBy", { name }) : S.nudged, $("#actions"));
   });
   document.addEventListener("visibilitychange", () => {
-    if (document.hidden) return;
+    if (document.hidden || settled) return;
     if (!socket.connected) socket.connect();
     resync();
   });
-  setInterval(() => { if (!socket.connected && !document.hidden) resync(); }, 15000);
+  retry = setInterval(() => { if (!socket.connected && !document.hidden) resync(); }, 15000);
 }

@@ -6,8 +6,6 @@ import { layoutMoves } from "./moves.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUITS = "CDHS";
-export let saved = [];          // cards selected, kept across pushes (cleared by your own move)
-export function keepSelection(cards) { saved = cards; }
 
 export function selected() {
   return $$("#hand .pick[aria-pressed=true]").map((b) => b.getAttribute("data-card")).sort();
@@ -23,7 +21,6 @@ function spread() {
 // Show exactly the moves that use the selected cards; light up melds that take the card.
 export function update() {
   const sel = selected();
-  saved = sel;
   spread();
   let shown = 0, layoffs = 0;
   $$(".meld").forEach((m) => { m.classList.remove("accepts"); m.disabled = true; m.removeAttribute("aria-description"); });
@@ -206,6 +203,8 @@ function moveCard(card, target, after) {
   if (before) picks().forEach((b) => { if (b !== card) flyFrom(b, before[b.getAttribute("data-card")], 180); });
 }
 let drag = null;
+// The card under a finger that is dragging it, if any: a redraw leaves it as it is.
+export function dragging() { return drag && drag.on ? drag.card : null; }
 document.addEventListener("pointerdown", (e) => {
   const pick = e.target.closest && e.target.closest("#hand .pick");
   if (!pick || pick.disabled || e.button > 0) return;
@@ -228,10 +227,8 @@ function endDrag(e) {
   d.card.style.transform = "";
   dragged = true;                      // the click that follows is not a pick
   setTimeout(() => { dragged = false; }, 0);
-  // A push redrew the hand during the drag: the card dragged is its new copy (if the hand
-  // still holds it), never the old one, which would show the card twice.
-  const card = d.card.isConnected ? d.card :
-    picks().find((b) => b.getAttribute("data-card") === d.card.getAttribute("data-card"));
+  // A redraw keeps the card dragged (bridge.js); a card no longer in the hand is gone.
+  const card = d.card.isConnected ? d.card : null;
   if (!card) return;
   let best = null, dist = 1e9;
   picks().forEach((b) => {

@@ -80,15 +80,13 @@ document.addEventListener("click", async (e) => {
     btn.disabled = false;
   }
 });
-// A new view (an answer swapped in by htmx, or a view pushed over the socket): the hint
-// was for the one before, so it goes.
-const tableEl = document.getElementById("table");
-if (tableEl) {
-  new MutationObserver(() => {
-    const v = $("#view");
-    if (hintedAt !== null && (!v || v.getAttribute("data-version") !== hintedAt)) {
-      hintedAt = null;
-      clear();
-    }
-  }).observe(tableEl, { childList: true });
-}
+// A new view (a move's answer, or the view fetched after a signal): the hint was for the
+// one before, so it goes.
+document.body.addEventListener("htmx:afterSwap", (e) => {
+  if (!e.detail || !e.detail.target || e.detail.target.id !== "table") return;
+  const v = $("#view");
+  if (hintedAt !== null && (!v || v.getAttribute("data-version") !== hintedAt)) {
+    hintedAt = null;
+    clear();
+  }
+});
