@@ -7,6 +7,10 @@ collector stops every thread), put in by gunicorn's worker as it starts (the mas
 imports nothing more). As bench/load.py's window opens and closes it asks the worker for
 its running totals (`snapshot`), and prints each part per move. The parts nest (a request
 holds the move, the move its renders): they are not to be added up.
+
+Beside the CPU, the wall time each taking of the store's lock waited for another thread
+to let it go (webapp/tables/store.py: a move at one table waiting for another table's
+write): per move, and each wait's p50, p99 and max.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import gc
 import importlib
 import json
 import os
+import statistics
 import threading
 import time
 from collections import defaultdict
@@ -38,6 +43,7 @@ _cpu: dict[str, float] = defaultdict(float)
 _calls: dict[str, int] = defaultdict(int)
 _gc = {"young_ms": 0.0, "young": 0, "full_ms": 0.0, "full": 0, "pauses_ms": []}
 _inside = threading.local()
+_store_waits: list[float] = []      # ms each taking of the store's lock waited, in order
 
 
 def _timed(label: str, fn):
@@ -70,6 +76,39 @@ def _collecting(phase: str, info: dict) -> None:
         _gc["pauses_ms"].append(round(ms, 1))
 
 
+class _WaitedLock:
+    """The store's lock, as it is (re-entrant), with how long each taking of it waited."""
+
+    def __init__(self, lock):
+        self.lock = lock
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        t = time.perf_counter()
+        got = self.lock.acquire(blocking, timeout)
+        _store_waits.append((time.perf_counter() - t) * 1000)
+        return got
+
+    def release(self) -> None:
+        self.lock.release()
+
+    def __enter__(self):
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def _time_store_lock() -> None:
+    from webapp.tables import store
+    made = store.Store.__init__
+
+    def init(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        self._lock = _WaitedLock(self._lock)
+    store.Store.__init__ = init
+
+
 def _answer(path: str) -> None:
     """The worker's side of `snapshot`: the totals, written whole, when asked."""
     ask = path + ".ask"
@@ -78,7 +117,8 @@ def _answer(path: str) -> None:
         if not os.path.exists(ask):
             continue
         totals = {"cpu": dict(_cpu), "calls": dict(_calls),
-                  "gc": dict(_gc, pauses_ms=list(_gc["pauses_ms"]))}
+                  "gc": dict(_gc, pauses_ms=list(_gc["pauses_ms"])),
+                  "store_waits_ms": [round(w, 3) for w in _store_waits]}
         with open(path + ".tmp", "w") as f:
             json.dump(totals, f)
         os.replace(path + ".tmp", path)
@@ -95,6 +135,7 @@ def install(path: str) -> None:
             for part in outer:
                 owner = getattr(owner, part)
             setattr(owner, name, _timed(label, getattr(owner, name)))
+        _time_store_lock()
         gc.callbacks.append(_collecting)
         threading.Thread(target=_answer, args=(path,), daemon=True, name="bench-parts").start()
     os.register_at_fork(after_in_child=in_worker)
@@ -129,4 +170,17 @@ def per_move(before: dict, after: dict, moves: int, cpu_ms: float) -> dict:
                           "ms_per_move": round((g1[f"{kind}_ms"] - g0[f"{kind}_ms"]) / moves, 3)}
                    for kind in ("young", "full")}
     collections["pauses_10ms_or_more"] = g1["pauses_ms"][len(g0["pauses_ms"]):]
-    return {"parts_per_move": parts, "collections": collections}
+    waits = after["store_waits_ms"][len(before["store_waits_ms"]):]
+    return {"parts_per_move": parts, "collections": collections,
+            "store_lock_wait": store_lock_wait(waits, moves)}
+
+
+def store_lock_wait(waits: list[float], moves: int) -> dict:
+    """The window's waits for the store's lock: per move, and one wait's p50, p99, max."""
+    q = statistics.quantiles(waits, n=100, method="inclusive") if len(waits) >= 2 else None
+    return {"ms_per_move": round(sum(waits) / moves, 3),
+            "takings_per_move": round(len(waits) / moves, 2),
+            "one_wait_ms": {"p50": round(q[49], 3) if q else None,
+                            "p99": round(q[98], 3) if q else None,
+                            "max": round(max(waits, default=0), 3)},
+            "waits_1ms_or_more": sum(w >= 1 for w in waits)}
