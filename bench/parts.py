@@ -44,6 +44,7 @@ _calls: dict[str, int] = defaultdict(int)
 _gc = {"young_ms": 0.0, "young": 0, "full_ms": 0.0, "full": 0, "pauses_ms": []}
 _inside = threading.local()
 _store_waits: list[float] = []      # ms each taking of the store's lock waited, in order
+_store_holds: list[float] = []      # ms each taking held it
 
 
 def _timed(label: str, fn):
@@ -77,18 +78,29 @@ def _collecting(phase: str, info: dict) -> None:
 
 
 class _WaitedLock:
-    """The store's lock, as it is (re-entrant), with how long each taking of it waited."""
+    """The store's lock, as it is (re-entrant), with how long each taking of it waited and
+    then held it (a thread's outermost taking only: one within it neither waits nor holds
+    any longer)."""
 
     def __init__(self, lock):
         self.lock = lock
+        self.mine = threading.local()
 
     def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
         t = time.perf_counter()
         got = self.lock.acquire(blocking, timeout)
-        _store_waits.append((time.perf_counter() - t) * 1000)
+        depth = getattr(self.mine, "depth", 0)
+        if got:
+            self.mine.depth = depth + 1
+            if depth == 0:
+                self.mine.since = time.perf_counter()
+                _store_waits.append((self.mine.since - t) * 1000)
         return got
 
     def release(self) -> None:
+        self.mine.depth -= 1
+        if self.mine.depth == 0:
+            _store_holds.append((time.perf_counter() - self.mine.since) * 1000)
         self.lock.release()
 
     def __enter__(self):
@@ -118,7 +130,8 @@ def _answer(path: str) -> None:
             continue
         totals = {"cpu": dict(_cpu), "calls": dict(_calls),
                   "gc": dict(_gc, pauses_ms=list(_gc["pauses_ms"])),
-                  "store_waits_ms": [round(w, 3) for w in _store_waits]}
+                  "store_waits_ms": [round(w, 3) for w in _store_waits],
+                  "store_holds_ms": [round(w, 3) for w in _store_holds]}
         with open(path + ".tmp", "w") as f:
             json.dump(totals, f)
         os.replace(path + ".tmp", path)
@@ -171,16 +184,19 @@ def per_move(before: dict, after: dict, moves: int, cpu_ms: float) -> dict:
                    for kind in ("young", "full")}
     collections["pauses_10ms_or_more"] = g1["pauses_ms"][len(g0["pauses_ms"]):]
     waits = after["store_waits_ms"][len(before["store_waits_ms"]):]
+    holds = after["store_holds_ms"][len(before["store_holds_ms"]):]
     return {"parts_per_move": parts, "collections": collections,
-            "store_lock_wait": store_lock_wait(waits, moves)}
+            "store_lock": store_lock(waits, holds, moves)}
 
 
-def store_lock_wait(waits: list[float], moves: int) -> dict:
-    """The window's waits for the store's lock: per move, and one wait's p50, p99, max."""
-    q = statistics.quantiles(waits, n=100, method="inclusive") if len(waits) >= 2 else None
-    return {"ms_per_move": round(sum(waits) / moves, 3),
+def store_lock(waits: list[float], holds: list[float], moves: int) -> dict:
+    """The window's takings of the store's lock: the wait for it (per move, and one wait's
+    p50, p99, max) and how long each held it, which is what the others wait for."""
+    def spread(xs):
+        q = statistics.quantiles(xs, n=100, method="inclusive") if len(xs) >= 2 else None
+        return {"p50": round(q[49], 3) if q else None, "p99": round(q[98], 3) if q else None,
+                "max": round(max(xs, default=0), 3)}
+    return {"wait_ms_per_move": round(sum(waits) / moves, 3),
             "takings_per_move": round(len(waits) / moves, 2),
-            "one_wait_ms": {"p50": round(q[49], 3) if q else None,
-                            "p99": round(q[98], 3) if q else None,
-                            "max": round(max(waits, default=0), 3)},
-            "waits_1ms_or_more": sum(w >= 1 for w in waits)}
+            "one_wait_ms": spread(waits), "waits_1ms_or_more": sum(w >= 1 for w in waits),
+            "held_ms_per_move": round(sum(holds) / moves, 3), "one_hold_ms": spread(holds)}
