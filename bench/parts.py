@@ -10,7 +10,7 @@ holds the move, the move its renders): they are not to be added up.
 
 Beside the CPU, the wall time each taking of the store's lock waited for another thread
 to let it go (webapp/tables/store.py: a move at one table waiting for another table's
-write): per move, and each wait's p50, p99 and max.
+write), and how long each held it: per move, and one's p50, p99 and max.
 """
 from __future__ import annotations
 
