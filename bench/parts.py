@@ -10,7 +10,8 @@ holds the move, the move its renders): they are not to be added up.
 
 Beside the CPU, the wall time each taking of the store's lock waited for another thread
 to let it go (webapp/tables/store.py: a move at one table waiting for another table's
-write), and how long each held it: per move, and one's p50, p99 and max.
+write), and how long each held it: per move, and one's p50, p99 and max; and the CPU
+spent holding it per move (its holders' thread time: the work done under it).
 """
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ _gc = {"young_ms": 0.0, "young": 0, "full_ms": 0.0, "full": 0, "pauses_ms": []}
 _inside = threading.local()
 _store_waits: list[float] = []      # ms each taking of the store's lock waited, in order
 _store_holds: list[float] = []      # ms each taking held it
+_store_held_cpu = [0.0]             # the holders' thread CPU while they held it, seconds
 
 
 def _timed(label: str, fn):
@@ -93,7 +95,7 @@ class _WaitedLock:
         if got:
             self.mine.depth = depth + 1
             if depth == 0:
-                self.mine.since = time.perf_counter()
+                self.mine.since, self.mine.cpu = time.perf_counter(), time.thread_time()
                 _store_waits.append((self.mine.since - t) * 1000)
         return got
 
@@ -101,6 +103,7 @@ class _WaitedLock:
         self.mine.depth -= 1
         if self.mine.depth == 0:
             _store_holds.append((time.perf_counter() - self.mine.since) * 1000)
+            _store_held_cpu[0] += time.thread_time() - self.mine.cpu
         self.lock.release()
 
     def __enter__(self):
@@ -131,7 +134,8 @@ def _answer(path: str) -> None:
         totals = {"cpu": dict(_cpu), "calls": dict(_calls),
                   "gc": dict(_gc, pauses_ms=list(_gc["pauses_ms"])),
                   "store_waits_ms": [round(w, 3) for w in _store_waits],
-                  "store_holds_ms": [round(w, 3) for w in _store_holds]}
+                  "store_holds_ms": [round(w, 3) for w in _store_holds],
+                  "store_held_cpu_s": _store_held_cpu[0]}
         with open(path + ".tmp", "w") as f:
             json.dump(totals, f)
         os.replace(path + ".tmp", path)
@@ -185,13 +189,16 @@ def per_move(before: dict, after: dict, moves: int, cpu_ms: float) -> dict:
     collections["pauses_10ms_or_more"] = g1["pauses_ms"][len(g0["pauses_ms"]):]
     waits = after["store_waits_ms"][len(before["store_waits_ms"]):]
     holds = after["store_holds_ms"][len(before["store_holds_ms"]):]
+    cpu = after["store_held_cpu_s"] - before["store_held_cpu_s"]
     return {"parts_per_move": parts, "collections": collections,
-            "store_lock": store_lock(waits, holds, moves)}
+            "store_lock": store_lock(waits, holds, cpu, moves)}
 
 
-def store_lock(waits: list[float], holds: list[float], moves: int) -> dict:
+def store_lock(waits: list[float], holds: list[float], held_cpu_s: float, moves: int) -> dict:
     """The window's takings of the store's lock: the wait for it (per move, and one wait's
-    p50, p99, max) and how long each held it, which is what the others wait for."""
+    p50, p99, max) and how long each held it, which is what the others wait for; and the
+    work done while holding it (the holders' thread CPU), which other jobs on the machine
+    do not stretch."""
     def spread(xs):
         q = statistics.quantiles(xs, n=100, method="inclusive") if len(xs) >= 2 else None
         return {"p50": round(q[49], 3) if q else None, "p99": round(q[98], 3) if q else None,
@@ -199,4 +206,5 @@ def store_lock(waits: list[float], holds: list[float], moves: int) -> dict:
     return {"wait_ms_per_move": round(sum(waits) / moves, 3),
             "takings_per_move": round(len(waits) / moves, 2),
             "one_wait_ms": spread(waits), "waits_1ms_or_more": sum(w >= 1 for w in waits),
-            "held_ms_per_move": round(sum(holds) / moves, 3), "one_hold_ms": spread(holds)}
+            "held_ms_per_move": round(sum(holds) / moves, 3), "one_hold_ms": spread(holds),
+            "held_cpu_ms_per_move": round(1000 * held_cpu_s / moves, 3)}
