@@ -114,7 +114,8 @@ class _WaitedLock:
         self.release()
 
 
-def _time_store_lock() -> None:
+def time_store_lock() -> None:
+    """The store's lock of every Store made from now on is timed (bench/cost.py too)."""
     from webapp.tables import store
     made = store.Store.__init__
 
@@ -152,7 +153,7 @@ def install(path: str) -> None:
             for part in outer:
                 owner = getattr(owner, part)
             setattr(owner, name, _timed(label, getattr(owner, name)))
-        _time_store_lock()
+        time_store_lock()
         gc.callbacks.append(_collecting)
         threading.Thread(target=_answer, args=(path,), daemon=True, name="bench-parts").start()
     os.register_at_fork(after_in_child=in_worker)
