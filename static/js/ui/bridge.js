@@ -290,7 +290,7 @@ function connect() {
     if (posting) { pending = Math.max(pending === null ? -1 : pending, msg.version); return; }
     // Our own tap's answer already showed this version: do not fetch it again (once).
     if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
-    // Equal versions too: who is at the table changed (a phone came or went, a watcher).
+    // Equal versions too: what the table shows beside its moves changed (away, watchers).
     if (msg.version >= version()) resync();
   });
   // Someone tapped "Nudge" on this player's box: only this seat's phones get it, with
