@@ -74,7 +74,8 @@ def test_a_seat_moves_to_a_new_phone_once_the_host_gives_it(server, ana, browser
         new.get_by_role("button", name="I am Ben (Seat 2)").click()
         expect(new.locator("#claim-wait")).to_contain_text("You asked for Seat 2")
         ana.reload()
-        asks = ana.locator("#seat-asks")
+        ana.locator(".host-btn").click()            # what waits for the host, in its sheet
+        asks = ana.locator("#host-sheet #seat-asks")
         expect(asks).to_contain_text("A new phone asks for Ben's seat (Seat 2).")
         asks.get_by_role("button", name="Give the seat").click()
         expect(ana.locator("#seat-asks")).to_have_count(0)
