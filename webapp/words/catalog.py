@@ -293,6 +293,9 @@ CATALOG: dict[str, str] = {
     "learn.wrong": N_("Not this lesson's move."),
     "review.played": N_("You played: {did}."),
     "review.count": N_("Your move left a count of {mine}; this one, {best}."),
+    "review.count.then": N_("Your move left a count of {mine}; this one, with your best discard after it, {best}."),
+    # why the better move (a hint's reason, webapp/words/teach.py) as a whole sentence
+    "review.why": N_("{why}."),
     # refusals the engine gives with their facts (engine/errors.py codes)
     "refused.not_your_turn": N_("It is {seat}'s turn, not yours"),
     "refused.no_meld": N_("{owner} has no meld {number}"),
