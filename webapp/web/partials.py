@@ -61,7 +61,7 @@ def context(table, view: dict, watcher=None, act_url: str | None = None) -> dict
         "waiting_for": waiting_for,
         "lines": said.lines, "spoken": said.spoken, "turn_words": said.turn,
         "feed": said.feed if watcher is None else [],      # "since your turn": a seat's
-        "others": [(p, said.since.get(p["seat"], "")) for p in players if p["seat"] != me],
+        "others": [(p, said.since.get(p["seat"], [])) for p in players if p["seat"] != me],
         "laid": present.laid_off(view), "taps": present.taps(view),
         "act_url": act_url or url_for("table.act", code=view["code"]),
     }

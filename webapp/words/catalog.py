@@ -195,6 +195,8 @@ CATALOG: dict[str, str] = {
     "called.challenge.you": N_("You challenged with {count}"),
     "called.fold": N_("{name} folded with {count}"),
     "called.fold.you": N_("You folded with {count}"),
+    "called.unopened": N_("{name} had not opened, so could not challenge ({count})"),
+    "called.unopened.you": N_("You had not opened, so could not challenge ({count})"),
     "called.drop": N_("{name} dropped with {count}"),
     "called.drop.you": N_("You dropped with {count}"),
     "because.challenge": N_("{name} won: the lowest count, {count}"),
