@@ -53,7 +53,7 @@ def test_the_settlement_says_who_called_and_names_each_payment(server, ana):
     told = ana.locator("#told li")
     expect(told.first).to_contain_text("Cy called Draw with")
     expect(ana.locator("#told")).to_contain_text("Ben challenged with")
-    expect(ana.locator("#told")).to_contain_text("You folded with")
+    expect(ana.locator("#told")).to_contain_text("You had not opened, so could not challenge")
     expect(ana.locator("#told .because")).to_contain_text("won: the lowest count")
     expect(ana.locator("#antes")).to_contain_text("First deal: each player puts 2 in the side pot")
     expect(ana.locator("#settlement")).to_contain_text("for winning a challenged Draw")
