@@ -293,7 +293,7 @@ def leave(table, me: int):
     """A person who is not the host leaves the table: a bot (normal) plays their seat from
     now on, as the host's "Bot plays for Ben" would, and this browser forgets the seat."""
     if me == table.host:
-        return _gone_home(Forbidden("you are the host: close the table instead of leaving it",
+        return _gone_home(Forbidden("you are the host: close the table rather than leave it",
                                     code="host_leaves"))
     try:
         table.set_bot(me, "normal", by=None)

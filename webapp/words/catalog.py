@@ -308,6 +308,8 @@ CATALOG: dict[str, str] = {
     "refused.no_dump": N_("{card} fits {owner}'s {cards}: lay it off, or throw another card"),
     "refused.no_dump.you": N_("{card} fits your {cards}: lay it off, or throw another card"),
     "refused.host_only": N_("Only the host ({host}) can do that"),
+    "refused.table_closed": N_("Table {table} is closed"),
+    "refused.host_leaves": N_("You are the host: close the table rather than leave it"),
     "refused.too_many_tables": N_("This phone already has {limit} open tables: close one of them below, or play at one"),
     "refused.already_next": N_("You have already asked for the next hand; waiting for {names}"),
 }
