@@ -41,8 +41,10 @@ document.body.addEventListener("htmx:beforeSwap", (e) => {
   if (e.detail.target !== root || !live || !e.detail.shouldSwap) return;
   e.detail.shouldSwap = false;
   const elt = e.detail.requestConfig && e.detail.requestConfig.elt;
-  const own = !!(elt && elt.matches && elt.matches("form.act") && e.detail.xhr && e.detail.xhr.status < 300);
-  if (own) ownVersion = versionOf(e.detail.serverResponse);
+  // A move's answer: the table after it, or as it is now (409, stale): your picks were
+  // for that move and go.
+  const own = !!(elt && elt.matches && elt.matches("form.act"));
+  if (own && e.detail.xhr.status < 300) ownVersion = versionOf(e.detail.serverResponse);
   redraw(e.detail.serverResponse, own);
 });
 
@@ -69,7 +71,7 @@ function redraw(html, own) {
   // htmx wires each element that makes a request (the partial's forms and buttons; none
   // uses hx-on, hx-boost or hx-ext); one it has seen already is left as it is.
   $$(REQUESTS, root).forEach((el) => window.htmx.process(el));
-  if (own) picks().forEach((b) => b.setAttribute("aria-pressed", "false"));   // your move used them
+  if (own) picks().forEach((b) => b.setAttribute("aria-pressed", "false"));
   afterRedraw(before, focused);
   window.htmx.trigger(root, "htmx:afterSwap", { target: root, elt: root });
   return true;
