@@ -70,7 +70,7 @@ def revoke(code: str, *holder) -> int:
             continue
         for room in rooms_of(code, h.seat):
             server.leave_room(sid, room, namespace="/")
-        server.disconnect(sid, namespace="/")
+        server.disconnect(sid, namespace="/", ignore_queue=True)    # ours: __init__.py
         socketio.start_background_task(_again, sid)
     if ended:
         log.info("table %s: %d socket(s) closed: their token stopped working", code, len(ended))
@@ -90,4 +90,4 @@ def _again(sid: str) -> None:
     for wait in AGAIN_SECONDS:
         socketio.sleep(wait)
         if socketio.server is not None:
-            socketio.server.disconnect(sid, namespace="/")
+            socketio.server.disconnect(sid, namespace="/", ignore_queue=True)
