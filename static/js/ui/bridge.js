@@ -300,6 +300,12 @@ function connect() {
     const name = m && typeof m.name === "string" && m.name.trim();
     toast(name ? say("nudgedBy", { name }) : S.nudged, $("#actions"));
   });
+  // An announcement of the people running the server (`baraha announce`, to every page of
+  // every process): in the page's own language when it came in two.
+  socket.on("announce", (m) => {
+    const fil = document.documentElement.lang === "fil" && m && typeof m.fil === "string";
+    notice(fil ? m.fil : m && m.text);
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.hidden || settled) return;
     if (!socket.connected) socket.connect();
@@ -307,3 +313,15 @@ function connect() {
   });
   retry = setInterval(() => { if (!socket.connected && !document.hidden) resync(); }, 15000);
 }
+
+/* ---- an announcement: over the bar until tapped away; a newer one replaces it ---------- */
+function notice(text) {
+  const box = $("#notice");
+  if (!box || typeof text !== "string" || !text.trim()) return;
+  $("[data-notice-text]", box).textContent = text.slice(0, 280);     // words, never markup
+  box.hidden = false;
+}
+document.addEventListener("click", (e) => {
+  const close = e.target.closest && e.target.closest("[data-notice-close]");
+  if (close) close.parentElement.hidden = true;
+});
