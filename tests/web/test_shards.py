@@ -9,7 +9,7 @@
   goes to that table's page (which the proxy sends there).
 - A request or a socket for another process's table is refused with words that name it.
 - `--proxies 1`: the caps per address count the phone (X-Forwarded-For), not the proxy.
-- Mistakes on the command line get one line that names them.
+- Mistakes on the command line (serve, proxy-config, announce) get one line that names them.
 """
 from __future__ import annotations
 
@@ -233,3 +233,24 @@ def test_one_process_alone_makes_every_code_and_keeps_every_cookie(make_app):
     client.get("/")
     assert client.get_cookie(f"baraha_{code_of(1, 'XYZ')}") is None   # tidied, as always
 
+
+
+@pytest.mark.parametrize("args, status, words", [
+    (["  \t "], 2, "the message is empty"),
+    (["x" * 141], 2, "the message has 141 characters; a phone shows 140 at most"),
+    (["Dinner", "--fil", "\u200b"], 2, "the Filipino message is empty"),
+    (["Dinner", "--message-queue", "amqp://127.0.0.1/"], 2, "is not a Redis URL"),
+])
+def test_announce_mistakes_are_named(capsys, args, status, words):
+    assert main(["announce", *args]) == status
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("baraha announce: ") and words in err and "\n" not in err
+
+
+def test_announce_says_when_the_queue_does_not_answer(capsys):
+    from tests.servers import free_port
+    url = f"redis://127.0.0.1:{free_port()}/0"      # nothing listens there
+    assert main(["announce", "Dinner", "--message-queue", url]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"baraha announce: the message queue {url} does not answer") \
+        and "is redis-server running" in err and "\n" not in err
