@@ -94,6 +94,9 @@ def nginx(shards: int, ports: str, listen: str = "80") -> str:
                "    limit_req_status 429;\n    limit_conn_status 429;\n\n"
                "    location / {\n"
                "        proxy_pass http://$baraha_upstream;\n"
+               "        # A process that is down: what any process may answer (a new table, the\n"
+               "        # home page) goes to the next, a POST too; a table's own has nowhere else.\n"
+               "        proxy_next_upstream error timeout non_idempotent;\n"
                "        proxy_http_version 1.1;\n"
                "        proxy_set_header Host $http_host;\n"
                "        proxy_set_header X-Forwarded-For $remote_addr;\n"
@@ -119,7 +122,9 @@ def haproxy(shards: int, ports: str, listen: str = "80") -> str:
            f"    timeout http-keep-alive {IDLE}s\n"
            "    # A kept connection gunicorn closed as a request went out on it (its keep-alive\n"
            f"    # is {KEEPALIVE} s): the request was never read, so it is sent again.\n"
-           "    retry-on conn-failure empty-response\n    retries 2\n\n",
+           "    retry-on conn-failure empty-response\n    retries 2\n"
+           "    # A process that is down: what any process may answer goes to the next.\n"
+           "    option redispatch 1\n\n",
            f"frontend baraha\n    bind {bind}\n"
            f"    stick-table type ip size 100k expire 30s store conn_cur,"
            f"http_req_rate({BURST_SECONDS}s)\n"

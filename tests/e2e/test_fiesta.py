@@ -17,6 +17,8 @@ Every process's log is checked (tests/server_log.py): an error or a traceback fa
 """
 from __future__ import annotations
 
+import http.client
+import json
 import subprocess
 import sys
 
@@ -116,6 +118,19 @@ class Table:
         raise AssertionError(f"nobody may move at {self.code}")
 
 
+def new_table(port: int, phone: str) -> tuple[int, str | None]:
+    """POST /api/tables from the phone's own loopback address: (status, code)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(phone, 0))
+    try:
+        conn.request("POST", "/api/tables", body=json.dumps({"game": "tonk", "players": 2}),
+                     headers={"Content-Type": "application/json"})
+        r = conn.getresponse()
+        body = r.read()
+        return r.status, json.loads(body).get("code") if r.status == 201 else None
+    finally:
+        conn.close()
+
+
 @pytest.fixture(scope="module")
 def ben():
     with requests.Session() as s:
@@ -204,6 +219,9 @@ def test_a_process_killed_and_started_again_from_its_file(fiesta, tables, pages)
     r = requests.get(f"{fiesta.base}/api/tables/{down.code}", timeout=10,
                      headers={"Authorization": f"Bearer {down.tokens[1]}"})
     assert r.status_code == 502
+    # New tables are made by the process that is up, every time (a phone of its own address).
+    made = [new_table(fiesta.nginx.port, "127.0.0.9") for _ in range(3)]
+    assert all(status == 201 and shard_of(code, 2) == 0 for status, code in made), made
     wait_js(page, "!document.getElementById('offline').hidden")     # "Reconnecting…"
     fiesta.shards[1] = fiesta.start(1)
     after = down.view(1)
