@@ -26,8 +26,8 @@ PERIOD_US = 100_000     # 100 ms: the kernel's default CFS period
 class Quota:
     """A cgroup holding its processes to `share` of one core."""
 
-    def __init__(self, share: float, period_us: int = PERIOD_US):
-        name = f"baraha-bench-{os.getpid()}"
+    def __init__(self, share: float, period_us: int = PERIOD_US, name: str = ""):
+        name = f"baraha-bench-{os.getpid()}{name}"
         quota = max(1000, int(share * period_us))
         v2 = Path("/sys/fs/cgroup/cgroup.controllers")
         if v2.exists() and "cpu" in v2.read_text().split():
@@ -73,12 +73,13 @@ class Server:
     def __init__(self, threads: int | None, folder: Path, switch: float | None = None,
                  durable: bool = False, arenas: int | None = None, cpu: int | None = None,
                  quota: Quota | None = None, host: str = "127.0.0.1", parts: bool = False,
-                 floor: str | None = None):
+                 floor: str | None = None, flags: tuple = (), name: str = "server"):
         self.folder = folder
         self.parts = folder / "parts.json" if parts else None     # bench/parts.py
-        self.db = folder / "load.sqlite3"
-        self.log = open(folder / "server.log", "w")
-        args = ["serve", "--host", host, "--port", "0", "--db", str(self.db)]
+        self.db = folder / f"{name}.sqlite3"      # bench/scale.py: several, each its own
+        self.log_path = folder / f"{name}.log"
+        self.log = open(self.log_path, "w")
+        args = ["serve", "--host", host, "--port", "0", "--db", str(self.db), *flags]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         if threads or switch or durable or parts or floor:
             # `baraha serve` itself, with only gunicorn's `threads` setting replaced (and/or
@@ -121,14 +122,14 @@ class Server:
         self.base = None
         pattern = r"http://" + re.escape(host) + r":(\d+)"
         while time.monotonic() < end:
-            m = re.search(pattern, (folder / "server.log").read_text())
+            m = re.search(pattern, self.log_path.read_text())
             if m:
                 self.port = int(m.group(1))
                 self.base = f"http://{host}:{self.port}"
                 break
             time.sleep(0.05)
         if not self.base:
-            raise SystemExit("the server did not start: " + (folder / "server.log").read_text())
+            raise SystemExit("the server did not start: " + self.log_path.read_text())
         self.master = psutil.Process(self.proc.pid)
 
     def processes(self) -> list[psutil.Process]:
