@@ -4,6 +4,7 @@
   HAProxy's alike) that gives each letter of the codes' alphabet to exactly one process,
   nginx and HAProxy accept the configuration, and the codes each process makes are the
   ones the map sends to it.
+- A process loads, from a file that holds tables of both, only its own.
 - A process keeps the seat cookies of tables it does not hold (another process's), and
   tidies its own as before; the home page offers them; a typed code of another process
   goes to that table's page (which the proxy sends there).
@@ -191,6 +192,21 @@ def test_seat_cookies_of_another_process_s_tables_are_kept(first):
     assert f"/t/{theirs}" in home and f"/t/{mine}" in home
     r = client.get(f"/join?code={theirs.lower()}")
     assert r.status_code == 302 and r.headers["Location"].endswith(f"/t/{theirs}")
+
+
+def test_it_loads_only_its_own_tables(make_app):
+    """A file that holds tables of both letters (one process's, later split in two): each
+    process plays its own from it, and not the other's."""
+    alone = make_app().test_client()
+    codes = {}
+    while len(codes) < 2:
+        code = alone.post("/api/tables", json={"game": "tonk", "players": 2}).json["code"]
+        codes.setdefault(CODE_ALPHABET.index(code[0]) % 2, code)
+    for k in (0, 1):
+        client = make_app(SHARD=parse(f"{k}/2")).test_client()
+        assert client.get(f"/api/tables/{codes[k]}/hands").status_code == 401   # here: a seat's
+        r = client.get(f"/api/tables/{codes[1 - k]}/hands")
+        assert r.status_code == 404 and "is not kept by this process" in r.json["error"]
 
 
 def test_the_caps_per_address_count_the_phone_behind_the_proxy(make_app):
