@@ -24,27 +24,48 @@ PERIOD_US = 100_000     # 100 ms: the kernel's default CFS period
 
 
 class Quota:
-    """A cgroup holding its processes to `share` of one core."""
+    """A cgroup holding its processes to `share` of one core (None: no ceiling).
 
-    def __init__(self, share: float, period_us: int = PERIOD_US, name: str = ""):
+    A quota is a ceiling, not a floor: on a machine busy with other work its processes get
+    less. `favoured` raises the cgroup's weight tenfold (v2 cpu.weight, v1 cpu.shares), so
+    they get their share first, up to the ceiling (bench/scale.py: the share is the measure).
+    """
+
+    def __init__(self, share: float | None, period_us: int = PERIOD_US, name: str = "",
+                 favoured: bool = False):
         name = f"baraha-bench-{os.getpid()}{name}"
-        quota = max(1000, int(share * period_us))
+        quota = max(1000, int(share * period_us)) if share is not None else None
         v2 = Path("/sys/fs/cgroup/cgroup.controllers")
         if v2.exists() and "cpu" in v2.read_text().split():
-            self.dir = Path("/sys/fs/cgroup") / name
+            self.root = Path("/sys/fs/cgroup")
+            self.dir = self.root / name
             self.kind = "cgroup v2 cpu.max"
             self.dir.mkdir()
-            (self.dir / "cpu.max").write_text(f"{quota} {period_us}")
+            (self.dir / "cpu.max").write_text(f"{quota or 'max'} {period_us}")
+            if favoured:
+                (self.dir / "cpu.weight").write_text("1000")
         elif Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").exists():
-            self.dir = Path("/sys/fs/cgroup/cpu") / name
+            self.root = Path("/sys/fs/cgroup/cpu")
+            self.dir = self.root / name
             self.kind = "cgroup v1 cpu.cfs_quota_us"
             self.dir.mkdir()
             (self.dir / "cpu.cfs_period_us").write_text(str(period_us))
-            (self.dir / "cpu.cfs_quota_us").write_text(str(quota))
+            (self.dir / "cpu.cfs_quota_us").write_text(str(quota or -1))
+            if favoured:
+                (self.dir / "cpu.shares").write_text("10240")
         else:
             raise SystemExit("--slow-host needs a writable cgroup CPU controller (cgroup v2 "
                              "cpu.max or v1 cpu.cfs_quota_us, as root); none here")
-        self.setting = f"{quota} us per {period_us} us"
+        self.setting = f"{quota} us per {period_us} us" if quota else "no ceiling"
+        self.setting += ", weight x10" if favoured else ""
+
+    def join(self) -> None:
+        """This process (every thread of it, and what it starts from now on) goes in."""
+        (self.dir / "cgroup.procs").write_text(str(os.getpid()))
+
+    def leave(self) -> None:
+        """This process goes back to the root cgroup, so this one can be removed."""
+        (self.root / "cgroup.procs").write_text(str(os.getpid()))
 
     def enter(self) -> None:
         """In the child, before exec: the server and everything it forks stay inside."""

@@ -53,7 +53,7 @@ ENOUGH = 1.6        # two processes make at least this many times the moves of o
 
 
 async def one_run(args, n: int, folder: Path, redis: Redis) -> dict:
-    quotas = [Quota(args.share, name=f"-{n}-{k}") for k in range(n)]
+    quotas = [Quota(args.share, name=f"-{n}-{k}", favoured=args.favoured) for k in range(n)]
     servers: list[Server] = []
     nginx = None
     load0 = os.getloadavg()
@@ -73,14 +73,14 @@ async def one_run(args, n: int, folder: Path, redis: Redis) -> dict:
         await asyncio.wait(looked, timeout=60)
         await asyncio.sleep(args.warmup)        # not measured
         me = psutil.Process()
-        cpu0, me0 = [s.cpu() for s in servers], me.cpu_times()
+        cpu0, me0, req0 = [s.cpu() for s in servers], me.cpu_times(), run.requests
         throttled0 = [q.throttled() for q in quotas]
         t0 = time.perf_counter()
         run.measuring = True
         await asyncio.sleep(args.seconds)
         run.measuring = False
         wall = time.perf_counter() - t0
-        cpu1, me1 = [s.cpu() for s in servers], me.cpu_times()
+        cpu1, me1, req1 = [s.cpu() for s in servers], me.cpu_times(), run.requests
         throttled1 = [q.throttled() for q in quotas]
         load1 = os.getloadavg()
         run.stopping = True
@@ -102,6 +102,7 @@ async def one_run(args, n: int, folder: Path, redis: Redis) -> dict:
             "by_process": [{"cpu_percent_of_one_core": round(100 * (b - a) / wall, 1),
                             "throttled_percent": throttled(t0_, t1_)}
                            for a, b, t0_, t1_ in zip(cpu0, cpu1, throttled0, throttled1)],
+            "requests_per_move": round((req1 - req0) / moves, 2) if moves else None,
             "server_cpu_ms_per_move": round(1000 * sum(b - a for a, b in zip(cpu0, cpu1))
                                             / moves, 2) if moves else None,
             # The phones' own CPU (this process): near a whole core, they set the pace.
@@ -139,6 +140,9 @@ def main(argv=None) -> int:
                     help="each process's CPU share of one core (a cgroup quota) [0.5]")
     ap.add_argument("--think", type=float, default=0.0, help="a phone's think time, s [0]")
     ap.add_argument("--game", choices=sorted(PLAYERS), default="tongits")
+    ap.add_argument("--not-favoured", dest="favoured", action="store_false",
+                    help="leave the cgroups' weight as it is: on a busy machine the processes "
+                         "then get less than their share, and the phones may set the pace")
     ap.add_argument("--smallest", action="store_true",
                     help="one pair of 2 tables, 2 s each: that it runs, not what it measures")
     args = ap.parse_args(argv)
@@ -146,6 +150,20 @@ def main(argv=None) -> int:
         args.pairs, args.tables, args.seconds, args.warmup = 1, 2, 2.0, 0.5
     signal.signal(signal.SIGTERM, _stopped)     # a timeout or kill stops the servers too
     more_files()
+    # The phones, nginx and Redis (this process and what it starts) favoured too, without a
+    # ceiling: they must never be what sets the pace.
+    phones = Quota(None, name="-phones", favoured=True) if args.favoured else None
+    if phones:
+        phones.join()
+    try:
+        return _main(args)
+    finally:
+        if phones:
+            phones.leave()
+            phones.remove()
+
+
+def _main(args) -> int:
     out = {"machine": {**machine(), "load_average": [round(x, 2) for x in os.getloadavg()]},
            "settings": dict(vars(args)), "runs": []}
     ratios = []
