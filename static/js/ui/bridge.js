@@ -6,7 +6,7 @@
    The page heals itself: whenever it has heard of a version newer than the one it shows
    (a signal, a move's answer), it fetches its view at once. And it settles: a table that
    is over, or a seat this phone no longer holds, is said once and the page stops asking. */
-import { $, $$, S, say, toast, view, version, picks, motion } from "./dom.js";
+import { $, $$, S, say, toast, notice, view, version, picks, motion } from "./dom.js";
 import { turnCue } from "./prefs.js";
 import { snapshot, animate } from "./motion.js";
 import { update, rove, restoreOrder, noteFresh, clearFresh, dragging } from "./hand.js";
@@ -300,12 +300,7 @@ function connect() {
     const name = m && typeof m.name === "string" && m.name.trim();
     toast(name ? say("nudgedBy", { name }) : S.nudged, $("#actions"));
   });
-  // An announcement of the people running the server (`baraha announce`, to every page of
-  // every process): in the page's own language when it came in two.
-  socket.on("announce", (m) => {
-    const fil = document.documentElement.lang === "fil" && m && typeof m.fil === "string";
-    notice(fil ? m.fil : m && m.text);
-  });
+  socket.on("announce", notice);     // `baraha announce`, to every page of every process
   document.addEventListener("visibilitychange", () => {
     if (document.hidden || settled) return;
     if (!socket.connected) socket.connect();
@@ -313,15 +308,3 @@ function connect() {
   });
   retry = setInterval(() => { if (!socket.connected && !document.hidden) resync(); }, 15000);
 }
-
-/* ---- an announcement: over the bar until tapped away; a newer one replaces it ---------- */
-function notice(text) {
-  const box = $("#notice");
-  if (!box || typeof text !== "string" || !text.trim()) return;
-  $("[data-notice-text]", box).textContent = text.slice(0, 280);     // words, never markup
-  box.hidden = false;
-}
-document.addEventListener("click", (e) => {
-  const close = e.target.closest && e.target.closest("[data-notice-close]");
-  if (close) close.parentElement.hidden = true;
-});
