@@ -229,7 +229,7 @@ def more_files() -> None:
 # What a worker has to leave once told to stop before it is killed. It leaves as soon as its
 # connections are closed (webapp/server/stopping.py: about a second for 200 phones); this is
 # only the bound for a machine so busy that closing them takes longer.
-GRACEFUL_SECONDS = 5
+GRACEFUL_SECONDS = 10
 # gunicorn's gevent worker: a connection is a greenlet, not a thread, so thousands of idle
 # phones cost little (docs/OPERATIONS.md has the figures). Its documented settings bound
 # the rest: connections in all, a whole request head within KEEPALIVE seconds (a client

@@ -14,6 +14,7 @@ import threading
 from types import SimpleNamespace
 
 import pytest
+import requests
 from playwright.sync_api import Page, expect
 from werkzeug.serving import make_server
 
@@ -160,17 +161,16 @@ def test_an_open_choice_stays_open_when_a_push_redraws_the_table(server, ana):
 @pytest.mark.parametrize("ana", SIZES[:1], indirect=True, ids=[f"{w}x{h}" for w, h in SIZES[:1]])
 def test_a_move_whose_answer_is_lost_on_the_way_still_shows(server, ana):
     # The server makes the move, but its answer never reaches the phone (the Wi-Fi lost
-    # it). No push brings it either (the page named its socket: its answer was to be its
-    # view), so the page fetches its view itself.
+    # it). The table's `changed` came while the post was out, so the page did not fetch
+    # then: it fetches its view itself once the post has failed.
     t = seven_thrown(server, ana)
     wait_js(ana, "window.socket && window.socket.connected")
     v = version(ana)
     lost = []
 
     def lose(route):
-        socket_id = route.request.headers.get("x-baraha-socket")
         answer = route.fetch()          # the move is made
-        lost.append((socket_id, answer.status))
+        lost.append(answer.status)
         route.abort("failed")           # and its answer is lost
 
     ana.route("**/act", lose)
@@ -189,28 +189,29 @@ def test_a_move_whose_answer_is_lost_on_the_way_still_shows(server, ana):
         if lost:
             break
         ana.wait_for_timeout(100)
-    assert len(posts) == 1 and lost and lost[0][1] == 200, lost     # the server made the move
+    assert len(posts) == 1 and lost == [200], lost     # the server made the move
     assert t.view(0)["version"] == v + 1
     wait_version(ana, v + 1)
-    assert lost[0][0], "the post named its socket"
     expect(ana.locator("#hand .pick")).to_have_count(13)       # the card drawn is shown
     ana.unroute("**/act")
 
 
 @pytest.mark.parametrize("ana", SIZES[:1], indirect=True, ids=[f"{w}x{h}" for w, h in SIZES[:1]])
-def test_a_lost_answer_still_shows_when_a_push_redrew_the_table_meanwhile(server, ana):
-    # As above, and while the post is out another phone comes to the table: the push that
-    # says so redraws Ana's table (the same version), and the form she tapped is gone from
-    # the page before the post fails.
+def test_a_lost_answer_still_shows_when_the_table_changed_meanwhile(server, ana):
+    # As above, and while the post is out the table changes beside its moves (a watcher
+    # comes: `changed` at the same version): the page waits for its post, which fails, and
+    # then fetches the view, the move in it.
     t = seven_thrown(server, ana)
     wait_js(ana, "window.socket && window.socket.connected")
     v = version(ana)
-    ana.evaluate("document.querySelector('form.act[data-do=draw]').dataset.tapped = 1")
+    ana.evaluate("window.heard = []; window.socket.on('changed', (m) => window.heard.push(m.version))")
     lost = []
 
     def lose(route):
-        t.connected(1, +1)              # Ben's phone comes: a push redraws the table
-        wait_js(ana, "!document.querySelector('form.act[data-tapped]')")
+        r = requests.post(f"{server.base}/api/tables/{t.code}/watchers", json={"name": "Lola"},
+                          timeout=10)           # a watcher comes: every phone is told
+        assert r.status_code == 201, r.text
+        wait_js(ana, "window.heard.length > 0")
         answer = route.fetch()          # the move is made
         lost.append(answer.status)
         route.abort("failed")           # and its answer is lost

@@ -53,7 +53,7 @@ def test_the_settlement_says_who_called_and_names_each_payment(server, ana):
     told = ana.locator("#told li")
     expect(told.first).to_contain_text("Cy called Draw with")
     expect(ana.locator("#told")).to_contain_text("Ben challenged with")
-    expect(ana.locator("#told")).to_contain_text("You folded with")
+    expect(ana.locator("#told")).to_contain_text("You had not opened, so could not challenge")
     expect(ana.locator("#told .because")).to_contain_text("won: the lowest count")
     expect(ana.locator("#antes")).to_contain_text("First deal: each player puts 2 in the side pot")
     expect(ana.locator("#settlement")).to_contain_text("for winning a challenged Draw")
@@ -74,7 +74,8 @@ def test_a_seat_moves_to_a_new_phone_once_the_host_gives_it(server, ana, browser
         new.get_by_role("button", name="I am Ben (Seat 2)").click()
         expect(new.locator("#claim-wait")).to_contain_text("You asked for Seat 2")
         ana.reload()
-        asks = ana.locator("#seat-asks")
+        ana.locator(".host-btn").click()            # what waits for the host, in its sheet
+        asks = ana.locator("#host-sheet #seat-asks")
         expect(asks).to_contain_text("A new phone asks for Ben's seat (Seat 2).")
         asks.get_by_role("button", name="Give the seat").click()
         expect(ana.locator("#seat-asks")).to_have_count(0)

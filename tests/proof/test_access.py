@@ -332,3 +332,58 @@ def test_the_language_switch_stays_on_this_site(server, sneaky):
     r = phone.post(f"{base}/lang", data={"csrf_token": csrf, "lang": "en", "next": sneaky},
                    allow_redirects=False, timeout=10)
     assert r.status_code == 303 and r.headers["Location"] == "/"
+
+
+def test_a_watcher_ended_while_its_sockets_connect_hears_nothing_after(server):
+    # The race: the host ends a watcher while that watcher's sockets (several phones, as
+    # its invitation was opened on each) are being let in. Each socket is either refused,
+    # or let in and then closed; in no trial does one hear a version the table reached
+    # after the watcher was ended.
+    base, app = server
+    code, (ana, ben) = table(base)
+    rng = random.Random(49)
+    for trial in range(30):
+        w = requests.post(f"{base}/api/tables/{code}/watchers", json={"name": f"W{trial}"},
+                          timeout=10).json()
+        phones = [RacingPhone(base, w["token"]) for _ in range(4)]
+        time.sleep(rng.uniform(0, 0.04))
+        r = requests.delete(f"{base}/api/tables/{code}/watchers/{w['id']}", headers=bearer(ana),
+                            timeout=10)
+        assert r.status_code == 200, r.text
+        ended_at = view(base, code, ana)["version"]
+        for token in (ana, ben):        # the table moves on
+            v = view(base, code, token)
+            if v["legal"] and v["result"] is None:
+                a = next((a for a in v["legal"] if a["do"] == "draw"), v["legal"][0])
+                requests.post(f"{base}/api/tables/{code}/actions", headers=bearer(token),
+                              json={"version": v["version"], "action": a}, timeout=10)
+        for n, phone in enumerate(phones):
+            phone.joining.join(10)
+            assert phone.closed.wait(3), f"trial {trial}: socket {n} of an ended watcher stayed open"
+        time.sleep(0.1)
+        late = [v for phone in phones for v in phone.heard if v > ended_at]
+        assert not late, f"trial {trial}: an ended watcher heard versions {late}"
+        for phone in phones:
+            if phone.sio.connected:
+                phone.sio.disconnect()
+
+
+class RacingPhone:
+    """A socket that starts to connect at once, in a thread, and records the versions it
+    hears; `closed` is set when the server ends it or refuses it."""
+
+    def __init__(self, base: str, token: str):
+        self.heard: list[int] = []
+        self.closed = threading.Event()
+        self.sio = socketio_client.Client(reconnection=False)
+        self.sio.on("changed", lambda m: self.heard.append(m["version"]))
+        self.sio.on("disconnect", lambda *reason: self.closed.set())
+        self.joining = threading.Thread(target=self._connect, args=(base, token))
+        self.joining.start()
+
+    def _connect(self, base: str, token: str) -> None:
+        try:
+            self.sio.connect(base, auth={"token": token}, transports=["websocket"],
+                             wait_timeout=10)
+        except socketio_client.exceptions.ConnectionError:
+            self.closed.set()           # refused: as good as closed

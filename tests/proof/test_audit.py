@@ -261,7 +261,6 @@ class Seat:
     def __init__(self, game: "Game", seat: int, kind: str, http):
         self.game, self.seat, self.kind, self.http = game, seat, kind, http
         self.token = None
-        self.wants = False      # its socket asked for its partial (`view`)
         self.csrf = None
         self.socket = None
         self.seen = -1              # the version this seat last looked at
@@ -455,8 +454,6 @@ class Game:
         self.seats: list[Seat] = []
         self.watchers: list[Watching] = []
         self.secrets: set[str] = set()
-        self.views_pushed = 0
-        self.push = True        # browsers of even seats ask for `view` (see join)
         self.received = 0
         self.refusals: dict[str, set[str]] = {}     # phase -> words of "not your card"
         self.hidden: dict[tuple[int, int], Hidden] = {}     # (version, seat) -> what it may not see
@@ -532,11 +529,6 @@ class Game:
             for event, args in s.socket.drain():
                 raw = json.dumps([event, args], ensure_ascii=False)
                 self.audit(s.seat, "socket message", raw)
-                if event == "view":     # only to a browser that asked, and its own seat
-                    assert s.wants and len(args) == 1 and list(args[0]) == ["version", "html"] \
-                        and f'data-seat="{s.seat}"' in args[0]["html"], f"unexpected view {raw[:300]}"
-                    self.views_pushed += 1
-                    continue
                 assert event == "changed" and len(args) == 1 and list(args[0]) == ["version"] \
                     and isinstance(args[0]["version"], int), f"unexpected push {raw}"
 
@@ -623,12 +615,7 @@ class Game:
                 "csrf_token": s.csrf, "name": f"P{s.seat}", "seat": str(s.seat)}), "POST join form")
             assert r.status == 302, r.body[:300]
             s.token = s.http.cookie(f"baraha_{code}")
-            # Half the browsers ask for their partial over the socket (`view`, its HTML
-            # audited like every other socket message), half are told `changed` only.
-            # In process only, where a push arrives as it is emitted: over the wire a late
-            # `view` of the last hand's showdown would be audited against the next deal.
-            s.wants = self.push and s.seat % 2 == 0
-            auth = {"want": "partial"} if s.wants else None
+            auth = None
             cookie = f"baraha_{code}={s.token}"
         self.secrets.add(s.token)
         s.socket = self.new_socket(s.http, auth, cookie)
@@ -796,20 +783,18 @@ class SeededSecrets:
 
 
 def run_games(app, kind, seeds, new_http, new_socket, live=False, kinds=None):
-    stats = {"games": 0, "moves": 0, "received": 0, "hands": 0, "events": 0, "views": 0,
+    stats = {"games": 0, "moves": 0, "received": 0, "hands": 0, "events": 0,
              "files": 0}
     t0 = time.perf_counter()
     for seed in seeds:
         BOT_SEEDS.seed(f"bots:{kind}:{seed}")
         g = Game(app, seed, kind, new_http, new_socket, kinds)
-        g.push = not live
         g.start()
         stats["moves"] += g.play(hands=1, extra_moves=g.rng.randrange(3))
         g.finish(live)
         stats["games"] += 1
         stats["received"] += g.received
         stats["events"] += g.events_seen
-        stats["views"] += g.views_pushed
         stats["files"] += g.files_seen
         stats["hands"] += g.table.hand_number
         for phase, words in g.refusals.items():
@@ -861,7 +846,7 @@ def audit_in_processes(seeds: range, live: bool) -> dict[str, dict]:
     if failed:
         pytest.fail("\n".join(failed), pytrace=False)
     return {kind: {k: sum(r[k] for (knd, _, _), r in zip(shares, results) if knd == kind)
-                   for k in ("games", "hands", "received", "events", "views", "files")}
+                   for k in ("games", "hands", "received", "events", "files")}
             for kind in ("tongits", "tonk")}
 
 
@@ -871,7 +856,6 @@ def test_audit_in_process():
         assert stats["games"] == n and stats["hands"] >= 2 * n, stats
         assert stats["received"] > 10 * n, stats
         assert stats["events"] > 10 * n, stats
-        assert stats["views"] > 5 * n, stats       # the pushed partials were audited too
         assert stats["files"] >= n, stats         # every game's finished hands were checked
 
 

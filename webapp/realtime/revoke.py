@@ -64,14 +64,14 @@ def revoke(code: str, *holder) -> int:
             del _held[sid]
     server = socketio.server
     for sid, h in ended:
+        if server is not None:      # out of the rooms first: it hears not one more signal
+            for room in rooms_of(code, h.seat):
+                server.leave_room(sid, room, namespace="/")
+            server.disconnect(sid, namespace="/", ignore_queue=True)    # ours: __init__.py
+            socketio.start_background_task(_again, sid)
+    for sid, h in ended:
         if h.seat is not None:
             h.table.connected(h.seat, -1)
-        if server is None:
-            continue
-        for room in rooms_of(code, h.seat):
-            server.leave_room(sid, room, namespace="/")
-        server.disconnect(sid, namespace="/", ignore_queue=True)    # ours: __init__.py
-        socketio.start_background_task(_again, sid)
     if ended:
         log.info("table %s: %d socket(s) closed: their token stopped working", code, len(ended))
     return len(ended)

@@ -126,20 +126,22 @@ class Table:
         return view
 
     def connected(self, seat: int, delta: int) -> None:
-        """A socket of `seat` opened (+1) or closed (-1); tell the table if that shows."""
+        """A socket of `seat` opened (+1) or closed (-1). The table is told only when that
+        shows: a seat away for want of a phone is back (going away is told a minute later,
+        by the timer); every phone would otherwise fetch its view at each page load."""
         with self.lock:
             st = self.seats[seat]
-            before = st.sockets > 0
+            before, away = st.sockets > 0, timer.away(self, seat)
             st.sockets = max(0, st.sockets + delta)
-            changed, version = before != (st.sockets > 0), self.version
-            if changed:
+            if before != (st.sockets > 0):
                 (timer.came_online if st.sockets else timer.went_offline)(self, seat)
-        if changed:
+            shows, version = away != timer.away(self, seat), self.version
+        if shows:
             self._notify(version)
 
     def _check_open(self) -> None:
         if self.closed:
-            raise Closed(f"table {self.code} is closed")
+            raise Closed(f"table {self.code} is closed", code="table_closed", facts={"table": self.code})
 
     def _check_host(self, by: int | None) -> None:
         check_host(self, by)

@@ -39,12 +39,15 @@ def context(table, view: dict, watcher=None, act_url: str | None = None) -> dict
         "mine": seat is not None and turn == seat and not botted, "hosting": hosting,
         "watching": watchers.listed(table) if hosting else [],
         "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if hosting else [],
+        # Someone else's seat that is away, with no bot yet: the host may let one play it.
+        "host_away": [p for p in players if p.get("away") and not p.get("bot")
+                      and p["seat"] != seat] if hosting else [],
         "seat_asked": sorted(asks),
         "seat_refused": table is not None and seat is not None and claims.refused_back(table, seat),
         "waiting_for": waiting_for,
         "lines": said.lines, "spoken": said.spoken, "turn_words": said.turn,
         "feed": said.feed if watcher is None else [],      # "since your turn": a seat's
-        "others": [(p, said.since.get(p["seat"], "")) for p in players if p["seat"] != me],
+        "others": [(p, said.since.get(p["seat"], [])) for p in players if p["seat"] != me],
         "laid": present.laid_off(view), "taps": present.taps(view),
         "act_url": act_url or url_for("table.act", code=view["code"]),
     }

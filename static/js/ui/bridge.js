@@ -41,8 +41,10 @@ document.body.addEventListener("htmx:beforeSwap", (e) => {
   if (e.detail.target !== root || !live || !e.detail.shouldSwap) return;
   e.detail.shouldSwap = false;
   const elt = e.detail.requestConfig && e.detail.requestConfig.elt;
-  const own = !!(elt && elt.matches && elt.matches("form.act") && e.detail.xhr && e.detail.xhr.status < 300);
-  if (own) ownVersion = versionOf(e.detail.serverResponse);
+  // A move's answer: the table after it, or as it is now (409, stale): your picks were
+  // for that move and go.
+  const own = !!(elt && elt.matches && elt.matches("form.act"));
+  if (own && e.detail.xhr.status < 300) ownVersion = versionOf(e.detail.serverResponse);
   redraw(e.detail.serverResponse, own);
 });
 
@@ -69,7 +71,7 @@ function redraw(html, own) {
   // htmx wires each element that makes a request (the partial's forms and buttons; none
   // uses hx-on, hx-boost or hx-ext); one it has seen already is left as it is.
   $$(REQUESTS, root).forEach((el) => window.htmx.process(el));
-  if (own) picks().forEach((b) => b.setAttribute("aria-pressed", "false"));   // your move used them
+  if (own) picks().forEach((b) => b.setAttribute("aria-pressed", "false"));
   afterRedraw(before, focused);
   window.htmx.trigger(root, "htmx:afterSwap", { target: root, elt: root });
   return true;
@@ -290,7 +292,7 @@ function connect() {
     if (posting) { pending = Math.max(pending === null ? -1 : pending, msg.version); return; }
     // Our own tap's answer already showed this version: do not fetch it again (once).
     if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
-    // Equal versions too: who is at the table changed (a phone came or went, a watcher).
+    // Equal versions too: what the table shows beside its moves changed (away, watchers).
     if (msg.version >= version()) resync();
   });
   // Someone tapped "Nudge" on this player's box: only this seat's phones get it, with

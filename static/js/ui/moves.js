@@ -27,20 +27,25 @@ function watch(row) {
 }
 
 const MOVES = ":scope > form.act, :scope > [data-open=take-sheet]";
+const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 export function layoutMoves() {
   const row = $("#actions .btns"), sheet = $("#more-moves"), more = $("[data-more]");
   if (!row || !sheet || !more) return;
   const body = $(".more-body", sheet);
-  // Back to the row first, in the server's order; then what does not fit goes to the sheet.
+  // In the server's order, what does not fit goes to the sheet, the rest stays in the row.
+  // A form already where it belongs is not moved: a button moved under a finger loses its
+  // tap.
   const all = $$(MOVES, row).concat($$(MOVES, body)).sort((a, b) => +a.dataset.i - +b.dataset.i);
-  all.forEach((f) => row.insertBefore(f, more));
   const shown = all.filter((f) => !f.hidden);
   if (!watcher || !rowWidth) rowWidth = row.clientWidth;
   watch(row);
   const cap = capacity(rowWidth);
-  if (shown.length > cap) {
-    shown.slice(cap - 1).forEach((f) => body.appendChild(f));
-    more.textContent = say("moreMoves", { n: shown.length - cap + 1 });
+  const over = shown.length > cap ? shown.slice(cap - 1) : [];
+  const inRow = all.filter((f) => over.indexOf(f) < 0);
+  if (!same($$(MOVES, row), inRow)) inRow.forEach((f) => row.insertBefore(f, more));
+  if (!same($$(MOVES, body), over)) over.forEach((f) => body.appendChild(f));
+  if (over.length) {
+    more.textContent = say("moreMoves", { n: over.length });
     more.hidden = false;
   } else {
     more.hidden = true;
