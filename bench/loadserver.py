@@ -24,27 +24,48 @@ PERIOD_US = 100_000     # 100 ms: the kernel's default CFS period
 
 
 class Quota:
-    """A cgroup holding its processes to `share` of one core."""
+    """A cgroup holding its processes to `share` of one core (None: no ceiling).
 
-    def __init__(self, share: float, period_us: int = PERIOD_US):
-        name = f"baraha-bench-{os.getpid()}"
-        quota = max(1000, int(share * period_us))
+    A quota is a ceiling, not a floor: on a machine busy with other work its processes get
+    less. `favoured` raises the cgroup's weight tenfold (v2 cpu.weight, v1 cpu.shares), so
+    they get their share first, up to the ceiling (bench/scale.py: the share is the measure).
+    """
+
+    def __init__(self, share: float | None, period_us: int = PERIOD_US, name: str = "",
+                 favoured: bool = False):
+        name = f"baraha-bench-{os.getpid()}{name}"
+        quota = max(1000, int(share * period_us)) if share is not None else None
         v2 = Path("/sys/fs/cgroup/cgroup.controllers")
         if v2.exists() and "cpu" in v2.read_text().split():
-            self.dir = Path("/sys/fs/cgroup") / name
+            self.root = Path("/sys/fs/cgroup")
+            self.dir = self.root / name
             self.kind = "cgroup v2 cpu.max"
             self.dir.mkdir()
-            (self.dir / "cpu.max").write_text(f"{quota} {period_us}")
+            (self.dir / "cpu.max").write_text(f"{quota or 'max'} {period_us}")
+            if favoured:
+                (self.dir / "cpu.weight").write_text("1000")
         elif Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").exists():
-            self.dir = Path("/sys/fs/cgroup/cpu") / name
+            self.root = Path("/sys/fs/cgroup/cpu")
+            self.dir = self.root / name
             self.kind = "cgroup v1 cpu.cfs_quota_us"
             self.dir.mkdir()
             (self.dir / "cpu.cfs_period_us").write_text(str(period_us))
-            (self.dir / "cpu.cfs_quota_us").write_text(str(quota))
+            (self.dir / "cpu.cfs_quota_us").write_text(str(quota or -1))
+            if favoured:
+                (self.dir / "cpu.shares").write_text("10240")
         else:
             raise SystemExit("--slow-host needs a writable cgroup CPU controller (cgroup v2 "
                              "cpu.max or v1 cpu.cfs_quota_us, as root); none here")
-        self.setting = f"{quota} us per {period_us} us"
+        self.setting = f"{quota} us per {period_us} us" if quota else "no ceiling"
+        self.setting += ", weight x10" if favoured else ""
+
+    def join(self) -> None:
+        """This process (every thread of it, and what it starts from now on) goes in."""
+        (self.dir / "cgroup.procs").write_text(str(os.getpid()))
+
+    def leave(self) -> None:
+        """This process goes back to the root cgroup, so this one can be removed."""
+        (self.root / "cgroup.procs").write_text(str(os.getpid()))
 
     def enter(self) -> None:
         """In the child, before exec: the server and everything it forks stay inside."""
@@ -73,12 +94,13 @@ class Server:
     def __init__(self, threads: int | None, folder: Path, switch: float | None = None,
                  durable: bool = False, arenas: int | None = None, cpu: int | None = None,
                  quota: Quota | None = None, host: str = "127.0.0.1", parts: bool = False,
-                 floor: str | None = None):
+                 floor: str | None = None, flags: tuple = (), name: str = "server"):
         self.folder = folder
         self.parts = folder / "parts.json" if parts else None     # bench/parts.py
-        self.db = folder / "load.sqlite3"
-        self.log = open(folder / "server.log", "w")
-        args = ["serve", "--host", host, "--port", "0", "--db", str(self.db)]
+        self.db = folder / f"{name}.sqlite3"      # bench/scale.py: several, each its own
+        self.log_path = folder / f"{name}.log"
+        self.log = open(self.log_path, "w")
+        args = ["serve", "--host", host, "--port", "0", "--db", str(self.db), *flags]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         if threads or switch or durable or parts or floor:
             # `baraha serve` itself, with only gunicorn's `threads` setting replaced (and/or
@@ -121,14 +143,14 @@ class Server:
         self.base = None
         pattern = r"http://" + re.escape(host) + r":(\d+)"
         while time.monotonic() < end:
-            m = re.search(pattern, (folder / "server.log").read_text())
+            m = re.search(pattern, self.log_path.read_text())
             if m:
                 self.port = int(m.group(1))
                 self.base = f"http://{host}:{self.port}"
                 break
             time.sleep(0.05)
         if not self.base:
-            raise SystemExit("the server did not start: " + (folder / "server.log").read_text())
+            raise SystemExit("the server did not start: " + self.log_path.read_text())
         self.master = psutil.Process(self.proc.pid)
 
     def processes(self) -> list[psutil.Process]:

@@ -102,7 +102,9 @@ class Phone:
             self.sio.on("view", self.on_view)
             self.sio.on("disconnect", self.on_disconnect)
             try:
-                await self.sio.connect(self.run.base, auth=auth, headers={"Cookie": cookie},
+                # `?code=`, as the page: a proxy in front of several processes routes by it.
+                await self.sio.connect(f"{self.run.base}/?code={self.table}", auth=auth,
+                                       headers={"Cookie": cookie},
                                        transports=["websocket"], wait_timeout=20)
                 return
             except socketio.exceptions.ConnectionError as e:

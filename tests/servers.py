@@ -7,12 +7,16 @@
 - `Served(folder, *flags)`: the real `baraha serve` (gunicorn's gevent worker) in a process
   of its own. Its output goes to a file the log check reads (tests/server_log.py).
 Both stop when their `with` block ends; `InProcess` stops the app's timers too.
+For several processes (docs/OPERATIONS.md, "A large gathering"): `Redis(folder)` and
+`Nginx(folder, site)`, Debian's redis-server and nginx on free loopback ports, each with its
+own pid and log files in `folder`, stopped by their PID.
 """
 from __future__ import annotations
 
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -52,14 +56,15 @@ class Served:
     """`baraha serve --host 127.0.0.1 --port 0 --db FOLDER/baraha.sqlite3 FLAGS...`, up and
     answering (its worker made the app) when the constructor returns."""
 
-    def __init__(self, folder, *flags: str, db: str | Path | None = None, timeout: float = 60):
+    def __init__(self, folder, *flags: str, db: str | Path | None = None, timeout: float = 60,
+                 port: int = 0):
         folder = Path(folder)
         self.db = Path(db) if db else folder / "baraha.sqlite3"
         self.log = folder / f"serve-{os.getpid()}-{time.monotonic_ns()}.log"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with open(self.log, "w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1", "--port", "0",
+                [sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1", "--port", str(port),
                  "--db", str(self.db), *flags],
                 stdout=out, stderr=subprocess.STDOUT, text=True, env=env)
         watch_file(self.log)
@@ -104,6 +109,16 @@ class Served:
             unwatch_file(self.log)      # its last lines are checked too
         return code, time.monotonic() - start
 
+    def kill(self) -> None:
+        """SIGKILL, the gunicorn master and its worker both: a crash, nothing said."""
+        for pid in self.pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.proc.wait(timeout=15)
+        unwatch_file(self.log)
+
     def __enter__(self) -> "Served":
         return self
 
@@ -112,3 +127,81 @@ class Served:
             self.stop()
         else:
             unwatch_file(self.log)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Daemon:
+    """A program of Debian's in the foreground, stopped by its PID."""
+
+    def __init__(self, name: str, folder: Path, argv: list[str], ready, timeout: float = 20):
+        self.log = folder / f"{name}.log"
+        with open(self.log, "w") as out:
+            self.proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, text=True)
+        end = time.monotonic() + timeout
+        while not ready():
+            assert self.proc.poll() is None and time.monotonic() < end, \
+                f"{name} did not start: " + self.log.read_text(errors="replace")
+            time.sleep(0.05)
+
+    def stop(self, timeout: float = 10) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _answers(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+class Redis(_Daemon):
+    """redis-server on a free loopback port, nothing saved to disk; `url` for the queue."""
+
+    def __init__(self, folder):
+        folder = Path(folder)
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        super().__init__("redis", folder, [
+            "redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+            "--appendonly", "no", "--dir", str(folder),
+            "--pidfile", str(folder / "redis.pid")], lambda: _answers(self.port))
+
+
+class Nginx(_Daemon):
+    """nginx with `site` (what `baraha proxy-config` printed, told to listen on `port`) in
+    its http block: its own pid, logs and temporary folders in `folder`."""
+
+    def __init__(self, folder, site: str, port: int):
+        folder = Path(folder) / "nginx"
+        folder.mkdir(exist_ok=True)
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        (folder / "site.conf").write_text(site)
+        temp = "".join(f"    {kind}_temp_path {folder / kind};\n"
+                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (folder / "nginx.conf").write_text(
+            f"pid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'} warn;\n"
+            f"worker_processes 1;\nevents {{ worker_connections 1024; }}\n"
+            f"http {{\n    access_log off;\n{temp}    include {folder / 'site.conf'};\n}}\n")
+        super().__init__("nginx", folder, [
+            "nginx", "-c", str(folder / "nginx.conf"), "-p", str(folder), "-e",
+            str(folder / "error.log"), "-g", "daemon off;"], lambda: _answers(port))
+        self.errors = folder / "error.log"

@@ -16,12 +16,18 @@ DURABLE_COMMITS (True: each move is fsynced before its answer, so it survives a 
 too; False, the default: it survives the server being killed, and answers are faster).
 STORE_RETRY_SECONDS (a bot's or the timer's turn the store could not write, a full disk: tried
 again this often until written).
+Several processes (`baraha serve --shard K/N`, docs/OPERATIONS.md "A large gathering"):
+SHARD (a tables.shards.Shard: this process makes and serves only its codes), PROXIES (how
+many proxies in front set X-Forwarded-For and X-Forwarded-Proto: werkzeug's ProxyFix, so the
+caps per address see the phone), MESSAGE_QUEUE (Flask-SocketIO's message queue, a redis://
+URL: what another process emits reaches this one's pages).
 """
 from __future__ import annotations
 
 import os
 import secrets
 import sys
+import time
 from pathlib import Path
 
 def data_dir() -> Path:
@@ -49,7 +55,14 @@ def _secret_key(database: str) -> str:
         os.chmod(path.parent, 0o700)
     key = secrets.token_hex(32)
     # Created readable by this user only; never replaced once written.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:     # another process beside this one (--shard) made it first
+        for _ in range(50):
+            if key := path.read_text(encoding="ascii").strip():
+                return key
+            time.sleep(0.02)    # made, not yet written
+        raise
     with os.fdopen(fd, "w", encoding="ascii") as f:
         f.write(key)
     return key
@@ -118,7 +131,8 @@ def create_app(config: dict | None = None):
                     empty=float(app.config["EMPTY_TABLE_MINUTES"]) * 60,
                     linger=float(app.config["CLOSED_LINGER_SECONDS"]),
                     history=float(app.config["HISTORY_DAYS"]) * 86400,
-                    retry=float(app.config["STORE_RETRY_SECONDS"]))
+                    retry=float(app.config["STORE_RETRY_SECONDS"]),
+                    shard=app.config.get("SHARD"))
     app.extensions["baraha.tables"] = tables
     init_pace(app)      # requests, sockets and nudges: one rate limiter
 
@@ -129,7 +143,13 @@ def create_app(config: dict | None = None):
     error_pages.install(app)
     headers.install(app)
     init_realtime(app, app.config.get("MESSAGE_QUEUE"))
-    hosts.install(app)          # outermost: in front of Socket.IO too
+    hosts.install(app)          # in front of Socket.IO too
+    if app.config.get("PROXIES"):
+        # Outermost: every check behind it (hosts, socket bounds, paces, origins) sees the
+        # phone's address and scheme, as the proxy saw them.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        n = int(app.config["PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n)
     tables.load_all()
     if app.config["SWEEP_SECONDS"]:
         from .tables import lifecycle

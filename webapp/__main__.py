@@ -1,10 +1,13 @@
-"""The `baraha` command: serve, replay, simulate, export and verify a hand's file."""
+"""The `baraha` command: serve, replay, simulate, export and verify a hand's file; for
+several processes, proxy-config and announce."""
 from __future__ import annotations
 
 import argparse
 import json
 import os
 import sys
+
+from .announce import MOST as ANNOUNCE_MOST
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -101,7 +104,33 @@ def serve(args: argparse.Namespace) -> int:
         print(f"baraha serve: --port: {e}", file=sys.stderr)    # one line, no usage
         return 2
     return run(args.host, port, args.db, cert=args.cert, key=args.key, https=args.https,
-               tls_hosts=args.tls_host, names=args.name)
+               tls_hosts=args.tls_host, names=args.name, shard=args.shard,
+               proxies=args.proxies, message_queue=args.message_queue)
+
+
+def proxy_config(args: argparse.Namespace) -> int:
+    from .proxy_config import ConfigError, haproxy, nginx
+
+    try:
+        text = (haproxy if args.haproxy else nginx)(args.shards, args.ports, listen=args.listen)
+    except ConfigError as e:
+        print(f"baraha proxy-config: {e}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+def announce(args: argparse.Namespace) -> int:
+    from .announce import AnnounceError, announce as send
+
+    try:
+        heard = send(args.text, args.message_queue, filipino=args.fil)
+    except AnnounceError as e:
+        print(f"baraha announce: {e}", file=sys.stderr)
+        return 2 if e.bad_input else 1
+    print(f"announced to the pages of {heard} server process{'' if heard == 1 else 'es'} "
+          "listening on the queue")
+    return 0
 
 
 def _port(text: str) -> int:
@@ -156,7 +185,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", metavar="NAME", action="append", default=[],
                    help="another name the phones use for this computer, like games.lan "
                         "(repeatable); requests for names not ours are refused")
+    p.add_argument("--shard", metavar="K/N",
+                   help="one of N processes behind a proxy (0 <= K < N): make and serve only "
+                        "the tables whose codes' first letters are K's (see proxy-config); "
+                        "give each process its own --db and --port")
+    p.add_argument("--proxies", metavar="N", type=int, default=0,
+                   help="trust N proxies in front (X-Forwarded-For, X-Forwarded-Proto), so "
+                        "the caps per address see the phone, not the proxy [0]")
+    p.add_argument("--message-queue", metavar="URL",
+                   help="join Flask-SocketIO's message queue, like redis://127.0.0.1:6379/0, "
+                        "so `baraha announce` and other processes reach this one's pages")
     p.set_defaults(run=serve)
+
+    p = sub.add_parser("proxy-config",
+                       help="print an nginx site (or HAProxy's config) for N processes "
+                            "started with --shard K/N")
+    p.add_argument("--shards", type=int, required=True, help="how many processes (N)")
+    p.add_argument("--ports", required=True,
+                   help="their ports on 127.0.0.1, comma separated, process 0 first")
+    p.add_argument("--listen", default="80",
+                   help="what the proxy listens on: a port, or ADDRESS:PORT [80]")
+    p.add_argument("--haproxy", action="store_true", help="HAProxy's configuration instead")
+    p.set_defaults(run=proxy_config)
+
+    p = sub.add_parser("announce", help="show a message on every table page of every process "
+                                        "(through the message queue)")
+    p.add_argument("text", help=f"the message, one line (at most {ANNOUNCE_MOST} characters)")
+    p.add_argument("--fil", metavar="TEXT",
+                   help="the same message in Filipino, for the pages shown in Filipino")
+    p.add_argument("--message-queue", metavar="URL", default="redis://127.0.0.1:6379/0",
+                   help="the queue the servers joined [redis://127.0.0.1:6379/0]")
+    p.set_defaults(run=announce)
 
     p = sub.add_parser("simulate", help="bots play many hands; print each bot's chips as JSON")
     p.add_argument("--game", choices=("tongits", "tonk"), required=True)

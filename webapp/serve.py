@@ -5,6 +5,9 @@ in its memory; a greenlet per connection, so an idle phone costs a few kilobytes
 Windows has no gunicorn: Werkzeug's threaded server, which serves websockets too.
 HTTPS: `--cert FILE --key FILE` (the user's own), or `--https` (a local authority made once
 in the data folder and a certificate for this computer's addresses: webapp/server/tls.py).
+Several processes behind a proxy (docs/OPERATIONS.md, "A large gathering"): `--shard K/N`
+(this process keeps only its codes: webapp/tables/shards.py), `--proxies 1` (the proxy's
+X-Forwarded-For names the phone), `--message-queue redis://...` (Flask-SocketIO's queue).
 """
 from __future__ import annotations
 
@@ -41,7 +44,14 @@ def _ours(host: str, is_local_address) -> bool:
     return bool(found) and all(is_local_address(ip) for ip in found)
 
 
-def _banner(url: str, host: str, database: str, generated_tls: bool = False) -> None:
+def _banner(url: str, host: str, database: str, generated_tls: bool = False,
+            shard=None, proxies: int = 0) -> None:
+    if shard is not None or proxies:
+        # Behind a proxy: the phones open the proxy's address, not this one.
+        print(f"Baraha is running at {url}" + (f", process {shard} (first letters "
+              f"{shard.letters()})" if shard else "") + ": phones open the proxy's address.")
+        print(f"Tables are kept in {database}\nPress Ctrl-C to stop.", flush=True)
+        return
     print(f"Baraha is running. On a phone on the same Wi-Fi, open\n\n    {url}\n")
     if host.startswith("127.") or host in ("localhost", "::1"):
         print("(Listening on this computer only: start with --host 0.0.0.0 for phones.)\n")
@@ -80,10 +90,38 @@ def _tls(host: str, cert: str | None, key: str | None, https: bool, tls_hosts=()
     return str(files.cert), str(files.key), str(files.ca)
 
 
+def _queue(url: str) -> str | None:
+    """Why `url` cannot be the message queue, or None. A queue that does not answer now is
+    not a reason: the tables play without it (webapp/realtime), and python-socketio
+    connects again by itself; a warning says so. Only a TCP connect here: the redis package
+    is imported in the worker, after gevent has patched the standard library."""
+    from urllib.parse import urlsplit
+
+    example = "like redis://127.0.0.1:6379/0"
+    try:
+        parts = urlsplit(url)
+        port = parts.port or 6379
+    except ValueError as e:
+        return f"{url!r} is not a Redis URL ({e}; {example})"
+    if parts.scheme not in ("redis", "rediss") or not parts.hostname:
+        return f"{url!r} is not a Redis URL ({example})"
+    if parts.path.strip("/") and not parts.path.strip("/").isdigit():
+        return f"{url!r}: the part after the port is the database's number ({example})"
+    try:
+        socket.create_connection((parts.hostname, port), timeout=2).close()
+    except OSError as e:
+        print(f"baraha serve: warning: the message queue {parts.hostname}:{port} does not "
+              f"answer ({e.strerror or e}); the tables play without it, and announcements reach "
+              "this process once it does", file=sys.stderr, flush=True)
+    return None
+
+
 def serve(host: str, port: int, database: str | None, cert: str | None = None,
-          key: str | None = None, https: bool = False, tls_hosts=(), names=()) -> int:
+          key: str | None = None, https: bool = False, tls_hosts=(), names=(),
+          shard: str | None = None, proxies: int = 0, message_queue: str | None = None) -> int:
     from . import create_app, data_dir
     from .server.hosts import is_local_address
+    from .tables import shards
     from .tables.store import Store
 
     if not 0 <= port <= 65535:      # 0: any free port (the tests use it)
@@ -92,6 +130,20 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
     if host not in ("0.0.0.0", "::", "") and not _ours(host, is_local_address):
         print(f"baraha serve: {host} is not an address of this computer; use --host 0.0.0.0 "
               "(every network) or one of its own addresses", file=sys.stderr)
+        return 2
+
+    if shard is not None:
+        try:
+            shard = shards.parse(shard)
+        except ValueError as e:
+            print(f"baraha serve: --shard: {e}", file=sys.stderr)
+            return 2
+    if not 0 <= proxies <= 8:
+        print(f"baraha serve: --proxies: {proxies} is not a number of proxies (0 to 8)",
+              file=sys.stderr)
+        return 2
+    if message_queue is not None and (why := _queue(message_queue)):
+        print(f"baraha serve: --message-queue: {why}", file=sys.stderr)
         return 2
 
     tls = None
@@ -104,7 +156,9 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
         except (TLSError, OSError) as e:
             print(f"baraha serve: {e}", file=sys.stderr)
             return 1
-    database = os.path.expanduser(database) if database else str(data_dir() / "baraha.sqlite3")
+    # One file per process: a process of several gets its own by default.
+    default = f"baraha-{shard.k}-of-{shard.n}.sqlite3" if shard else "baraha.sqlite3"
+    database = os.path.expanduser(database) if database else str(data_dir() / default)
     try:
         Store(database).close()         # a database we cannot open: say so before starting
     except Exception as e:
@@ -119,9 +173,15 @@ def serve(host: str, port: int, database: str | None, cert: str | None = None,
         return 1
     port = sock.getsockname()[1]
     url = public_url(host, port, "https" if tls else "http")
-    _banner(url, host, database, generated_tls=bool(tls and tls[2]))
+    _banner(url, host, database, generated_tls=bool(tls and tls[2]), shard=shard,
+            proxies=proxies)
     config = {"DATABASE": database, "PUBLIC_URL": url,      # the pages' QR codes
               "HOST_NAMES": [*names, *tls_hosts, host]}    # webapp/server/hosts.py
+    if shard is not None or proxies:
+        # The pages' links and QR codes name the address the phone used: the proxy's.
+        config.update(PUBLIC_URL=None, SHARD=shard, PROXIES=proxies)
+    if message_queue:
+        config["MESSAGE_QUEUE"] = message_queue
     if tls:
         config.update(TLS_CA=tls[2], TLS_OWN_CERT=tls[2] is None)   # /ca.crt, /help/https
     if sys.platform == "win32":     # no gunicorn there (pyproject.toml)

@@ -12,11 +12,19 @@ Access ends by construction (revoke.py): a socket is admitted, put in its rooms 
 as held by its token in one step under the table's lock; a token that stops working takes
 its sockets out of every room at once, so not one more `changed` reaches them, and closes
 them. Every emit names its room or sid (`to=`), so nothing reaches another table.
+
+Several processes (`baraha serve --shard K/N --message-queue URL`): a table's sockets are
+all in the process that keeps it (a socket for another process's table is refused, with
+words that name it, and the proxy routes by `?code=`), so the table's own signals are
+emitted here, never through the queue (`ignore_queue`): they cost no round trip, and a
+queue that is down stops nothing. The queue carries what other processes emit:
+`baraha announce` (webapp/announce.py), or any program's `SocketIO(message_queue=URL)`.
 """
 from __future__ import annotations
 
 from flask import current_app, request
-from flask_socketio import SocketIO, disconnect, join_room
+# python-socketio's own ConnectionRefusedError (not Python's): its words reach the client.
+from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, join_room
 
 from ..server.hosts import same_origin
 from ..server.pace import pace_of
@@ -61,13 +69,14 @@ def init_realtime(app, message_queue: str | None = None) -> None:
 def notify(code: str, version: int) -> None:
     """Table `code` is at `version` now (or changed beside its moves: who is connected,
     away, watchers, seat requests): every socket of its room hears `changed`."""
-    socketio.emit("changed", {"version": version}, to=code)
+    socketio.emit("changed", {"version": version}, to=code, ignore_queue=True)
 
 
 def nudge(code: str, seat: int, by: int | None = None, name: str = "") -> None:
     """Someone (seat `by`, called `name`: public, as on the table) nudged the player whose
     turn it is: only that seat's phones hear it, and who nudged."""
-    socketio.emit("nudge", {"by": by, "name": name}, to=revoke.rooms_of(code, seat)[1])
+    socketio.emit("nudge", {"by": by, "name": name}, to=revoke.rooms_of(code, seat)[1],
+                  ignore_queue=True)
 
 
 def close_all() -> None:
@@ -132,12 +141,21 @@ def on_connect(auth=None):
 
 
 def _admit(auth) -> None:
+    tables = tables_of(current_app)
+    code = _code(auth if isinstance(auth, dict) else {})
+    if code and not tables.ours(code):
+        raise ConnectionRefusedError(tables.elsewhere(code))    # names it and the way there
     try:
         found = _find(auth)
     except Exception as e:      # a malformed auth: one line in the log, never a traceback
         current_app.logger.warning("socket auth refused: %s", type(e).__name__)
         found = None
     if found is None:
+        if tables.shard is not None and not code:
+            raise ConnectionRefusedError(
+                f"join the table first: this connection has no seat or watcher token for a "
+                f"table of this process ({tables.shard} of several); connect with "
+                "?code=CODE, so that the proxy sends it to the process that keeps the table")
         raise ConnectionRefusedError("join the table first: this connection has no seat or "
                                      "watcher token for a table here")
     table, seat, holder = found

@@ -67,7 +67,7 @@ def revoke(code: str, *holder) -> int:
         if server is not None:      # out of the rooms first: it hears not one more signal
             for room in rooms_of(code, h.seat):
                 server.leave_room(sid, room, namespace="/")
-            server.disconnect(sid, namespace="/")
+            server.disconnect(sid, namespace="/", ignore_queue=True)    # ours: __init__.py
             socketio.start_background_task(_again, sid)
     for sid, h in ended:
         if h.seat is not None:
@@ -90,4 +90,4 @@ def _again(sid: str) -> None:
     for wait in AGAIN_SECONDS:
         socketio.sleep(wait)
         if socketio.server is not None:
-            socketio.server.disconnect(sid, namespace="/")
+            socketio.server.disconnect(sid, namespace="/", ignore_queue=True)

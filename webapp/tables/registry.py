@@ -11,11 +11,11 @@ from .errors import NotFound, TooMany
 from . import journal, lifecycle, turns, watchers
 from .checks import check_bots, check_setup
 from .seats import TokenIndex
+from .shards import CODE_ALPHABET, Shard, shard_of
 from .table import Table
 
 log = logging.getLogger("baraha")
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I/L: easy to read aloud
 
 
 def tables_of(app) -> "Tables":
@@ -30,8 +30,11 @@ class Tables:
                  deck_source=None,
                  max_tables: int = 500, scheduler=None, per_client: int = 4,
                  idle: float = 12 * 3600, empty: float = 600, linger: float = 600,
-                 history: float = 30 * 86400, retry: float = 5.0):
+                 history: float = 30 * 86400, retry: float = 5.0, shard: Shard | None = None):
         self.store = store
+        # One process of several (`baraha serve --shard K/N`): it makes, loads and serves only
+        # the codes whose first letter is its own (shards.py); None: every code is ours.
+        self.shard = shard
         self.per_client = per_client        # live tables one client address may have made
         self.idle, self.linger, self.history = idle, linger, history    # seconds
         self.empty = empty      # a table no person sat at is closed this long after it was made
@@ -115,8 +118,9 @@ class Tables:
         """A code no table in memory has (closed ones in the file give theirs up: the store
         renames their history). Bounded: with at most max_tables of 923,521 codes in use,
         a random one is free at once; 64 misses in a row mean something is wrong."""
+        first = self.shard.letters() if self.shard else CODE_ALPHABET
         for _ in range(64):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
+            code = secrets.choice(first) + "".join(secrets.choice(CODE_ALPHABET) for _ in range(3))
             if code not in self._tables:
                 return code
         raise TooMany("no free table code right now; try again")
@@ -126,8 +130,22 @@ class Tables:
         table = self._tables.get(key) if key else None
         if table is None:
             shown = key if key and len(key) <= 8 and key.isalnum() else None
+            if shown and not self.ours(shown):
+                raise NotFound(self.elsewhere(shown))
             raise NotFound(f"there is no table {shown}" if shown else "there is no such table")
         return table
+
+    def ours(self, code: str) -> bool:
+        """Whether this process answers for `code`: always with one process; with several,
+        its own codes and those no process makes (there is no such table anywhere)."""
+        return self.shard is None or shard_of(code, self.shard.n) in (self.shard.k, None)
+
+    def elsewhere(self, code: str) -> str:
+        """Why a code of another process is not served here: the words name both."""
+        return (f"table {code} is not kept by this process ({self.shard}: the first letters "
+                f"{self.shard.letters()}); the proxy in front of the {self.shard.n} processes "
+                f"sends /t/{code}, /api/tables/{code} and /socket.io/?code={code} to the one "
+                "that keeps it (baraha proxy-config)")
 
     def all(self) -> list[Table]:
         return list(self._tables.values())
@@ -147,6 +165,8 @@ class Tables:
         now = time.time()
         lifecycle.at_start(self, now)
         for rec in self.store.load_all():
+            if not self.ours(rec["code"]):
+                continue        # another process's (one file per process is the rule)
             table = self._table(rec["code"], rec["game"], rec["players"], rec["options"],
                                 {int(s): lvl for s, lvl in rec["bots"].items()}, rec["created"])
             table.creator, table.touched = rec["creator"], rec["touched"]

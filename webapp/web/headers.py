@@ -10,7 +10,9 @@
 - Cookies: Secure under HTTPS, whoever set them. Seat cookies (`baraha_CODE`): those of
   tables that are closed or gone are dropped, and a browser keeps at most MAX_SEAT_COOKIES
   of them, so it never piles up enough to be refused with 431: the table the request is
-  about first, then the tables played at most recently.
+  about first, then the tables played at most recently. With several processes (`baraha
+  serve --shard K/N`) each tidies only the cookies of its own codes: another's table is not
+  known here, and its cookie is that process's to keep or drop.
 """
 from __future__ import annotations
 
@@ -42,9 +44,10 @@ def _tidy_seat_cookies(resp) -> None:
         return
     setting = {c.split("=", 1)[0] for c in resp.headers.getlist("Set-Cookie")}
     here = str((request.view_args or {}).get("code", "")).upper()
+    tables = tables_of(current_app)
     keep = []
     for code in sent:
-        if cookie_name(code) in setting:
+        if cookie_name(code) in setting or not tables.ours(code):
             continue
         table = _live(code)
         if table is not None:

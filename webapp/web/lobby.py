@@ -137,11 +137,15 @@ def held_tables() -> list[str]:
     """The codes of the open tables where this browser holds a seat (its seat cookies, a
     few at most): the home page offers "Back to table K7QF" first."""
     codes = []
+    tables = tables_of(current_app)
     for code, token in list(seat_tokens(request.cookies).items())[:40]:
         if len(codes) >= 3:
             break
+        if not tables.ours(code):
+            codes.append(code)      # another process's (--shard): its page says the rest
+            continue
         try:
-            table = tables_of(current_app).get(code)
+            table = tables.get(code)
             table.seat_of(token)
         except WebError:
             continue
@@ -212,8 +216,13 @@ def join_code():
     code = "".join(ch for ch in (request.args.get("code") or "").upper() if ch.isalnum())[:8]
     if not code:
         return _home(_("Type the table's code, the four letters on the host's screen."), status=400)
+    tables = tables_of(current_app)
+    if not tables.ours(code):
+        # Another process's code (--shard): its page, which the proxy sends there, says
+        # whether there is such a table.
+        return redirect(url_for("table.page", code=code))
     try:
-        tables_of(current_app).get(code)
+        tables.get(code)
     except WebError as e:       # only NotFound: the code is the one typed
         return _home(_("There is no table %(code)s: check the code and try again.", code=code),
                      status=e.status)

@@ -6,7 +6,7 @@
    The page heals itself: whenever it has heard of a version newer than the one it shows
    (a signal, a move's answer), it fetches its view at once. And it settles: a table that
    is over, or a seat this phone no longer holds, is said once and the page stops asking. */
-import { $, $$, S, say, toast, view, version, picks, motion } from "./dom.js";
+import { $, $$, S, say, toast, notice, view, version, picks, motion } from "./dom.js";
 import { turnCue } from "./prefs.js";
 import { snapshot, animate } from "./motion.js";
 import { update, rove, restoreOrder, noteFresh, clearFresh, dragging } from "./hand.js";
@@ -302,6 +302,7 @@ function connect() {
     const name = m && typeof m.name === "string" && m.name.trim();
     toast(name ? say("nudgedBy", { name }) : S.nudged, $("#actions"));
   });
+  socket.on("announce", notice);     // `baraha announce`, to every page of every process
   document.addEventListener("visibilitychange", () => {
     if (document.hidden || settled) return;
     if (!socket.connected) socket.connect();

@@ -1,4 +1,5 @@
-/* Small shared helpers: selectors, the toast, the page's words (filled by the template). */
+/* Small shared helpers: selectors, the toast, an announcement, the page's words (filled by
+   the template). */
 export const $ = (sel, el) => (el || document).querySelector(sel);
 export const $$ = (sel, el) => Array.from((el || document).querySelectorAll(sel));
 
@@ -28,6 +29,18 @@ export function toast(msg, at) {
   toastTimer = setTimeout(() => { t.hidden = true; }, 4500);
 }
 window.barahaToast = toast;
+
+// An announcement of the people running the server (`baraha announce`, Socket.IO's
+// `announce` {text, fil?} to every page of every process): over the bar in #notice until
+// tapped away (panels.js), in the page's language when it came in two. Words, never markup.
+export function notice(m) {
+  const box = $("#notice");
+  const fil = document.documentElement.lang === "fil" && m && typeof m.fil === "string";
+  const text = fil ? m.fil : m && m.text;
+  if (!box || typeof text !== "string" || !text.trim()) return;
+  $("[data-notice-text]", box).textContent = text.slice(0, 280);
+  box.hidden = false;
+}
 
 const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 export function motion() { return !(reduced && reduced.matches) && !!Element.prototype.animate; }

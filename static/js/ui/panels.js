@@ -1,4 +1,5 @@
-/* The Settings and Rules panels (<dialog>), the toast's tap, and show/hide toggles. */
+/* The Settings and Rules panels (<dialog>), the toast's and an announcement's taps, and
+   show/hide toggles. */
 import { $ } from "./dom.js";
 import { chime } from "./prefs.js";
 
@@ -12,6 +13,7 @@ export function openDialog(d) {
 document.addEventListener("click", (e) => {
   const t = e.target;
   if (t.id === "toast") { t.hidden = true; return; }
+  if (t.closest("[data-notice-close]")) { $("#notice").hidden = true; return; }
   const opener = t.closest("[data-open]");
   if (opener) {
     const d = document.getElementById(opener.getAttribute("data-open"));
