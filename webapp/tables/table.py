@@ -4,7 +4,9 @@ dealing (deals and the ledger), turns (bots and their timer), view (what a seat 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
+import secrets
 import threading
 import time
 
@@ -25,6 +27,13 @@ from .view import table_view
 log = logging.getLogger("baraha")
 
 
+# What a table has told its phones: every signal (webapp/realtime's `changed`) is a new
+# number, unique in this process, and a process of its own: a view carries the last one it
+# is as new as (`told`), so a phone that connects with it is told only if it is behind.
+_TOLD = itertools.count(1)
+_PROCESS = secrets.token_hex(3)
+
+
 class Table:
     def __init__(self, code: str, game: str, players: int, options: dict,
                  bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
@@ -41,6 +50,7 @@ class Table:
         self.seats = new_seats(players, bots)
         self.lock = threading.RLock()
         self.version = 0
+        self.told = 0                       # the last signal given (_notify)
         self.hand = None                    # the engine Hand being played, None before the deal
         self.hand_number = 0
         self.chips_before = [0] * players   # ledger of the hands before this one
@@ -207,7 +217,7 @@ class Table:
     # back from the store; everything else is taken from the replayed copy.
     _KEPT = frozenset({"lock", "store", "notify", "scheduler", "tokens", "revoke",
                        "deck_source", "seats", "watchers", "seat_requests", "seat_refusals",
-                       "creator", "touched", "closed_at", "reviews", "pace"})
+                       "creator", "touched", "closed_at", "reviews", "pace", "told"})
 
     def _reload(self) -> None:
         """Put the table back as the store has it: its log replayed into a fresh copy (the
@@ -251,12 +261,17 @@ class Table:
             log.exception("table %s: closing revoked sockets failed", self.code)
 
     def _notify(self, version: int) -> None:
+        self.told = next(_TOLD)         # after the change: a view drawn before this is behind
         try:
             self.notify(self.code, version)
         except Exception:       # a push that fails must not undo an accepted action
             log.exception("table %s: notify failed", self.code)
 
     # ---- views ----------------------------------------------------------------------
+
+    def told_mark(self) -> str:
+        """The table's last signal, as a view carries it (`told`)."""
+        return f"{_PROCESS}.{self.told}"
 
     def view(self, seat: int, worded: bool = True) -> dict:
         """`worded`: with the `log` of the JSON view (pages word their own story)."""
