@@ -21,7 +21,7 @@ from ..server.pace import pace_of, per_seconds
 from ..tables import claims, tables_of
 from ..tables.errors import BadRequest, Stale, TooMany, Unauthorized, WebError
 from ..tables.language import TABLE_ACTIONS
-from . import guard, partials, present
+from . import guard, inputs, partials, present
 from .lobby import GAMES, rules_for, set_seat_cookie
 from .seats import seat_token, seated
 
@@ -156,11 +156,7 @@ def join(code: str):
     guard.check()
     table = tables_of(current_app).get(code)
     name = request.form.get("name", "")
-    raw = request.form.get("seat")
-    try:
-        seat_wanted = int(raw) if raw not in (None, "") else None
-    except ValueError:
-        seat_wanted = None
+    seat_wanted = inputs.whole(request.form.get("seat"), 2)
     try:
         seat, token = table.join(name, seat_wanted)
     except WebError as e:
@@ -184,10 +180,12 @@ def partial(table, seat: int):
 @bp.post("/<code>/act")
 @seated(bearer=False, refused=_no_seat, first=guard.check)
 def act(table, seat: int):
+    version = inputs.whole(request.form.get("version"), 9)
     try:
-        version = int(request.form.get("version", ""))
-        action = json.loads(request.form.get("action", ""))
-    except (ValueError, RecursionError):    # RecursionError: thousands of nested brackets
+        action = inputs.json_value(request.form.get("action"), "action")
+    except BadRequest:
+        action = None
+    if version is None or action is None:
         return _fail(table, seat, BadRequest("that button sent something the server cannot read: reload the page"))
     do = action.get("do") if isinstance(action, dict) else None
     own = TABLE_ACTIONS.get(do) if isinstance(do, str) else None
