@@ -18,6 +18,12 @@ log = logging.getLogger("baraha")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I/L: easy to read aloud
 
 
+def since(wall: float) -> float:
+    """A stored wall-clock time as a time on the monotonic clock: as long ago as the wall
+    clock says, and never in the future (a clock set back)."""
+    return time.monotonic() - max(0.0, time.time() - wall)
+
+
 def tables_of(app) -> "Tables":
     return app.extensions["baraha.tables"]
 
@@ -75,7 +81,7 @@ class Tables:
             self.store.create_table(code, game, players, options,
                                     {str(s): lvl for s, lvl in bots.items()}, created, creator)
             table = self._tables[code] = self._table(code, game, players, options, bots, created)
-            table.creator, table.touched = creator, created
+            table.creator = creator
         log.info("table %s created: %s for %d", code, game, players)
         return table
 
@@ -92,7 +98,7 @@ class Tables:
         with self._lock:
             live = [t for t in self._tables.values() if not t.closed]
             empty = [t for t in live if t.host is None]
-            oldest = min(empty, key=lambda t: t.created) \
+            oldest = min(empty, key=lambda t: t.born) \
                 if len(live) >= self.max_tables and empty else None
         if oldest is not None:
             lifecycle.close_empty(oldest)
@@ -135,7 +141,8 @@ class Tables:
         for rec in self.store.load_all():
             table = self._table(rec["code"], rec["game"], rec["players"], rec["options"],
                                 {int(s): lvl for s, lvl in rec["bots"].items()}, rec["created"])
-            table.creator, table.touched = rec["creator"], rec["touched"]
+            table.creator = rec["creator"]
+            table.born, table.touched = since(rec["created"]), since(rec["touched"])
             try:
                 for version, kind, data in rec["events"]:
                     journal.apply(table, version, kind, data)
@@ -150,8 +157,11 @@ class Tables:
             turns.resume(table)
 
     def sweep(self, now: float | None = None) -> dict:
-        """Close idle tables, let closed ones leave memory, prune old history."""
-        return lifecycle.sweep(self, time.time() if now is None else now)
+        """Close idle tables, let closed ones leave memory, prune old history. `now`: as if
+        swept at that wall-clock time (tests look ahead); durations are measured on the
+        monotonic clock, so a wall clock stepped forward closes nothing."""
+        ahead = 0.0 if now is None else now - time.time()
+        return lifecycle.sweep(self, time.monotonic() + ahead, time.time() + ahead)
 
     def forget(self, table: Table) -> None:
         """A closed table leaves memory: its code and its seats' tokens are free."""

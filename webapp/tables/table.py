@@ -47,9 +47,12 @@ class Table:
         self.host: int | None = None
         self.closed = False
         self.last: dict[int, str] = {}      # seat -> request key of its last accepted action
-        # The life cycle (lifecycle.py): who made it, when it last moved, when it closed.
+        # The life cycle (lifecycle.py): who made it; when it was made, last moved and
+        # closed on the monotonic clock (durations: a wall clock set forward closes nothing).
+        # `created` is the wall-clock time, to show and to store.
         self.creator: str | None = None
-        self.touched, self.closed_at = created, None
+        self.born = self.touched = time.monotonic()
+        self.closed_at: float | None = None
         self.versions: list[int] = []       # the version once each event of the hand was applied
         self.sealed: str | None = None      # the hand's deal commitment (seal.py)
         # Match play (match.py): the match's number, its first hand, whether it is over.
@@ -207,7 +210,7 @@ class Table:
     # back from the store; everything else is taken from the replayed copy.
     _KEPT = frozenset({"lock", "store", "notify", "scheduler", "tokens", "revoke",
                        "deck_source", "seats", "watchers", "seat_requests", "seat_refusals",
-                       "creator", "touched", "closed_at", "reviews", "pace"})
+                       "creator", "born", "touched", "closed_at", "reviews", "pace"})
 
     def _reload(self) -> None:
         """Put the table back as the store has it: its log replayed into a fresh copy (the
@@ -236,7 +239,7 @@ class Table:
         """Write first, then apply: the same code replays the journal on start-up."""
         version = self.version + 1
         journal.write(self.store, self.code, version, kind, data)
-        self.touched = time.time()
+        self.touched = time.monotonic()
         journal.apply(self, version, kind, data, hand)
 
     def revoked(self, *holder) -> None:
