@@ -6,7 +6,6 @@ import secrets
 import threading
 import time
 
-from ..engine.errors import EngineError
 from .errors import NotFound, TooMany
 from . import journal, lifecycle, turns, watchers
 from .checks import check_bots, check_setup
@@ -22,6 +21,12 @@ def since(wall: float) -> float:
     """A stored wall-clock time as a time on the monotonic clock: as long ago as the wall
     clock says, and never in the future (a clock set back)."""
     return time.monotonic() - max(0.0, time.time() - wall)
+
+
+def _why(e: Exception) -> str:
+    """An exception in a few words for the log's one line (no traceback)."""
+    said = " ".join(str(e).split())[:120]
+    return f"{type(e).__name__}: {said}" if said else type(e).__name__
 
 
 def tables_of(app) -> "Tables":
@@ -135,26 +140,59 @@ class Tables:
     def load_all(self) -> None:
         """Rebuild every open table from the store, then resume what was pending. Tables
         idle too long are closed first, and history past its time is pruned: neither is
-        read, so start-up time and memory follow the open tables only."""
-        now = time.time()
-        lifecycle.at_start(self, now)
+        read, so start-up time and memory follow the open tables only. Each table alone: one
+        whose rows cannot be read or replayed is closed (or, if nothing of it can be shown,
+        not served), with one line in the log naming it and why; every other is served."""
+        lifecycle.at_start(self, time.time())
         for rec in self.store.load_all():
-            table = self._table(rec["code"], rec["game"], rec["players"], rec["options"],
-                                {int(s): lvl for s, lvl in rec["bots"].items()}, rec["created"])
-            table.creator = rec["creator"]
-            table.born, table.touched = since(rec["created"]), since(rec["touched"])
+            table = self._load(rec)
+            if table is not None:
+                self._tables[table.code] = table
+        for table in self.all():
             try:
-                for version, kind, data in rec["events"]:
-                    journal.apply(table, version, kind, data)
-            except (EngineError, KeyError, TypeError, ValueError) as e:
-                # A log the engine no longer accepts: keep what replayed, write nothing more.
-                log.error("table %s: replay stopped at version %d: %s", rec["code"],
-                          table.version + 1, type(e).__name__)
+                turns.resume(table)
+            except Exception as e:      # its own state, not the server's: this table alone
                 table.closed = True
+                log.warning("table %s: closed at start-up: what it was doing could not go "
+                            "on (%s)", table.code, _why(e))
+
+    def _load(self, rec: dict) -> Table | None:
+        """One table from its record (store.load_all), or None when it cannot be served."""
+        code, problem = rec["code"], rec.get("problem")
+        if "game" not in rec:
+            log.warning("table %s: not served: %s", code, problem)
+            return None
+        try:
+            players, _ = check_setup(rec["game"], rec["players"], rec["options"])
+            bots = check_bots(rec["bots"], players)
+            table = self._table(code, rec["game"], players, rec["options"], bots,
+                                rec["created"])
+        except Exception as e:
+            log.warning("table %s: not served: its settings cannot be read (%s)", code, _why(e))
+            return None
+        table.creator = rec["creator"]
+        table.born, table.touched = since(rec["created"]), since(rec["touched"])
+        try:
+            for version, kind, data in rec["events"]:
+                try:
+                    journal.apply(table, version, kind, data)
+                except Exception as e:      # the log stops here: keep what replayed
+                    problem = problem or f"its log does not replay at version {version} ({_why(e)})"
+                    break
             watchers.restore(table, rec["watchers"])
-            self._tables[table.code] = table
-        for table in self._tables.values():
-            turns.resume(table)
+            for seat in range(table.players):           # what its phones will ask for
+                table._view(seat)
+            for w in table.watchers.values():
+                table._view(w.behind, watcher=True)
+        except Exception as e:
+            for seat, st in enumerate(table.seats):     # its tokens open nothing
+                self.tokens.move(code, seat, st.token_hash, None)
+            log.warning("table %s: not served: it cannot be shown (%s)", code, _why(e))
+            return None
+        if problem:
+            table.closed = True         # nothing more is written to it
+            log.warning("table %s: closed at start-up: %s", code, problem)
+        return table
 
     def sweep(self, now: float | None = None) -> dict:
         """Close idle tables, let closed ones leave memory, prune old history. `now`: as if

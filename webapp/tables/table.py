@@ -216,7 +216,8 @@ class Table:
         """Put the table back as the store has it: its log replayed into a fresh copy (the
         same replay as at start-up), whose state then replaces this one's."""
         rec = self.store.load_one(self.code)
-        if rec is None:         # closed in the file: nothing more will be written here
+        if rec is None or rec.get("problem"):   # closed in the file, or damaged there:
+            # nothing more will be written here
             self.closed = True
             return
         fresh = Table(self.code, self.game, self.players, rec["options"],
