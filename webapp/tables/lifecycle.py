@@ -42,6 +42,7 @@ def sweep(tables, now: float, wall: float) -> dict:
     nothing), `wall` the wall-clock time (the file's history is kept by it)."""
     idle = closed = empty = 0
     for table in tables.all():
+        was_open = not table.closed
         if not table.closed and table.host is None and now - table.born >= tables.empty:
             empty += close_empty(table)
         if not table.closed and now - table.touched >= tables.idle:
@@ -53,12 +54,13 @@ def sweep(tables, now: float, wall: float) -> dict:
             except WebError:        # closed meanwhile
                 pass
         if table.closed:
-            if table.closed_at is None:
+            if table.closed_at is None or was_open:     # closed by this sweep: from now
                 table.closed_at = now
             if now - table.closed_at >= tables.linger:
                 tables.forget(table)
                 closed += 1
     pruned = tables.store.prune(wall - tables.history)
+    tables.pace_left()
     return {"idle_closed": idle, "empty_closed": empty, "left_memory": closed,
             "pruned": pruned}
 

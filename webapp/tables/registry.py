@@ -1,12 +1,13 @@
 """The registry: every table of this server by code, created, found, and rebuilt on start-up."""
 from __future__ import annotations
 
+import collections
 import logging
 import secrets
 import threading
 import time
 
-from .errors import NotFound, TooMany
+from .errors import NotFound, TooMany, WebError
 from . import journal, lifecycle, turns, watchers
 from .checks import check_bots, check_setup
 from .seats import TokenIndex
@@ -21,6 +22,13 @@ def since(wall: float) -> float:
     """A stored wall-clock time as a time on the monotonic clock: as long ago as the wall
     clock says, and never in the future (a clock set back)."""
     return time.monotonic() - max(0.0, time.time() - wall)
+
+
+MADE_PACE = ((10, 600), (60, 86400))   # tables one address may make: 10 in 10 minutes, 60 a day
+
+
+def _span(seconds: float) -> str:
+    return f"{seconds / 3600:g} hours" if seconds >= 3600 else f"{seconds / 60:g} minutes"
 
 
 def _why(e: Exception) -> str:
@@ -41,9 +49,15 @@ class Tables:
                  deck_source=None,
                  max_tables: int = 500, scheduler=None, per_client: int = 4,
                  idle: float = 12 * 3600, empty: float = 600, linger: float = 600,
-                 history: float = 30 * 86400, retry: float = 5.0):
+                 history: float = 30 * 86400, retry: float = 5.0,
+                 made_pace=MADE_PACE, closed_kept: int = 100):
         self.store = store
         self.per_client = per_client        # live tables one client address may have made
+        # Tables one address may make in a window (count, seconds), closed ones too; lifted
+        # with per_client (behind a proxy every phone has one address).
+        self.made_pace = tuple(made_pace or ()) if per_client is not None else ()
+        self._made: dict[str, collections.deque] = {}   # address -> when it made its last ones
+        self.closed_kept = closed_kept      # closed tables kept in memory, the newest
         self.idle, self.linger, self.history = idle, linger, history    # seconds
         self.empty = empty      # a table no person sat at is closed this long after it was made
         self.notify = notify or (lambda code, version, skip=None: None)
@@ -67,7 +81,7 @@ class Tables:
     def _table(self, code, game, players, options, bots, created) -> Table:
         return Table(code, game, players, options, bots, created, store=self.store,
                      notify=self.notify, scheduler=self.scheduler, tokens=self.tokens,
-                     revoke=self.revoke,
+                     revoke=self.revoke, on_close=self._closed,
                      deck_source=self.deck_source)
 
     def create(self, game, players=None, options=None, bots=None, creator=None) -> Table:
@@ -87,10 +101,18 @@ class Tables:
                                     {str(s): lvl for s, lvl in bots.items()}, created, creator)
             table = self._tables[code] = self._table(code, game, players, options, bots, created)
             table.creator = creator
+            if creator is not None and self.made_pace:
+                self._made.setdefault(creator, collections.deque()).append(time.monotonic())
         log.info("table %s created: %s for %d", code, game, players)
         return table
 
     def _check_creator(self, creator) -> None:
+        made = self._made.get(creator) if creator is not None else None
+        now = time.monotonic()
+        for count, seconds in self.made_pace:
+            if made and sum(now - t < seconds for t in made) >= count:
+                raise TooMany(f"this phone made {count} tables in {_span(seconds)}: play at "
+                              "one of them, or wait a while before making another")
         if creator is not None and self.per_client is not None and \
                 sum(t.creator == creator and not t.closed
                     for t in self._tables.values()) >= self.per_client:
@@ -200,6 +222,36 @@ class Tables:
         monotonic clock, so a wall clock stepped forward closes nothing."""
         ahead = 0.0 if now is None else now - time.time()
         return lifecycle.sweep(self, time.monotonic() + ahead, time.time() + ahead)
+
+    def _closed(self, table: Table) -> None:
+        """A table closed (its host, the sweep): one that never dealt has nothing to keep
+        and leaves memory and the file at once; of the others the newest `closed_kept`
+        stay on their players' screens until their linger time, the oldest leave first."""
+        table.closed_at = time.monotonic()
+        if table.hand_number == 0:
+            try:
+                self.store.delete_table(table.code)
+            except WebError:        # the disk: one line logged; pruned at the next start
+                pass
+            self.forget(table)
+            log.info("table %s closed before it dealt: deleted", table.code)
+            return
+        with self._lock:
+            closed = sorted((t for t in self._tables.values() if t.closed),
+                            key=lambda t: t.closed_at if t.closed_at is not None else t.born)
+        for old in closed[:max(0, len(closed) - self.closed_kept)]:
+            self.forget(old)
+
+    def pace_left(self) -> None:
+        """Forget addresses that made no table within the longest window (the sweep)."""
+        longest = max((s for _, s in self.made_pace), default=0)
+        now = time.monotonic()
+        with self._lock:
+            for addr, made in list(self._made.items()):
+                while made and now - made[0] >= longest:
+                    made.popleft()
+                if not made:
+                    del self._made[addr]
 
     def forget(self, table: Table) -> None:
         """A closed table leaves memory: its code and its seats' tokens are free."""

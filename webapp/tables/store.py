@@ -346,6 +346,12 @@ class Store:
         with self._tx("a watcher's end"):
             self._conn.execute("DELETE FROM watchers WHERE code = ? AND id = ?", (code, wid))
 
+    def delete_table(self, code: str) -> None:
+        """Every row of table `code` (a table closed before it ever dealt: no history)."""
+        with self._tx("deleting a table that never dealt"):
+            for name in ("watchers", "seats", "actions", "hands", "tables"):
+                self._conn.execute(f"DELETE FROM {name} WHERE code = ?", (code,))
+
     def close_idle(self, before: float, now: float) -> int:
         """Mark closed every open table untouched since `before` (at start-up: they are not
         replayed). The log keeps no close row for them; `closed` says when."""
@@ -355,12 +361,15 @@ class Store:
                 "COALESCE(touched, created) < ?", (now, before)).rowcount
 
     def prune(self, before: float, batch: int = 500) -> int:
-        """Forget closed tables closed before `before`, `batch` at a time (a short lock)."""
+        """Forget closed tables closed before `before`, and closed ones that never dealt (a
+        table closed idle at start-up, or left by a crash before it was deleted), `batch` at
+        a time (a short lock)."""
         gone = 0
         while True:
             with self._tx("pruning old tables"):
                 codes = [r[0] for r in self._conn.execute(
-                    "SELECT code FROM tables WHERE closed IS NOT NULL AND closed < ? LIMIT ?",
+                    "SELECT code FROM tables WHERE closed IS NOT NULL AND (closed < ? OR NOT "
+                    "EXISTS (SELECT 1 FROM hands WHERE hands.code = tables.code)) LIMIT ?",
                     (before, batch))]
                 if not codes:
                     return gone

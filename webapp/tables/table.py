@@ -28,7 +28,7 @@ log = logging.getLogger("baraha")
 class Table:
     def __init__(self, code: str, game: str, players: int, options: dict,
                  bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
-                 deck_source=None, revoke=None):
+                 deck_source=None, revoke=None, on_close=None):
         self.code, self.game, self.players = code, game, players
         # The engine's house rules; the table's match play and the timer's and watchers'
         # options (the Pace's) stay out of the engine.
@@ -37,6 +37,9 @@ class Table:
         self.pace = timer.Pace(options)
         self.store, self.notify, self.scheduler, self.tokens = store, notify, scheduler, tokens
         self.revoke = revoke
+        # Told once the table closed (the registry's: a table that never dealt leaves at
+        # once, closed ones are bounded in memory); it never reaches into the registry.
+        self.on_close = on_close
         self.deck_source = deck_source
         self.seats = new_seats(players, bots)
         self.lock = threading.RLock()
@@ -126,6 +129,8 @@ class Table:
             view, version = self._view(by if by is not None else 0), self.version
         self.revoked("watcher")     # a closed table's watchers' tokens stop working
         self._notify(version)
+        if self.on_close is not None:
+            self.on_close(self)
         return view
 
     def connected(self, seat: int, delta: int) -> None:
@@ -208,7 +213,7 @@ class Table:
 
     # In memory only, or this table's own machinery: kept as it is when the table is put
     # back from the store; everything else is taken from the replayed copy.
-    _KEPT = frozenset({"lock", "store", "notify", "scheduler", "tokens", "revoke",
+    _KEPT = frozenset({"lock", "store", "notify", "scheduler", "tokens", "revoke", "on_close",
                        "deck_source", "seats", "watchers", "seat_requests", "seat_refusals",
                        "creator", "born", "touched", "closed_at", "reviews", "pace"})
 
