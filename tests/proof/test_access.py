@@ -216,13 +216,22 @@ def test_an_invitation_link_works_once(server):
     view(base, code, token, status=401)                    # not a Bearer, ever
     with pytest.raises(socketio_client.exceptions.ConnectionError):
         Phone(base, {"token": token})
+    # Opening the link (a chat app's preview does, as often as it likes) spends nothing:
+    # its page has one button, whose post does.
+    for preview in (requests.Session(), requests.Session()):
+        r = preview.get(url, allow_redirects=False, timeout=10)
+        assert r.status_code == 200 and 'data-do="accept"' in r.text
     mama = requests.Session()
-    assert mama.get(url, allow_redirects=False, timeout=10).status_code == 303
+    csrf = CSRF.search(mama.get(url, timeout=10).text).group(1)
+    r = mama.post(url, data={"csrf_token": csrf}, allow_redirects=False, timeout=10)
+    assert r.status_code == 303
     page = mama.get(f"{base}/t/{code}/watch", timeout=10).text
     hand = view(base, code, ben)["hand"]
     assert all(f'data-card="{c}"' in page for c in hand)
     for again in (requests.Session(), mama):               # a second phone, or the same
         assert again.get(url, allow_redirects=False, timeout=10).status_code == 401
+        assert again.post(url, data={"csrf_token": csrf}, allow_redirects=False,
+                          timeout=10).status_code in (401, 403)
     view(base, code, token, status=401)
     # A token the API gave may be traded through the link once too: then it stops working
     # and the socket it opened is closed.
@@ -230,7 +239,10 @@ def test_an_invitation_link_works_once(server):
                          json={"name": "Papa", "behind": True}, timeout=10).json()
     phone = Phone(base, {"token": papa["token"]})
     browser = requests.Session()
-    r = browser.get(f"{base}/t/{code}/watch/{papa['token']}", allow_redirects=False, timeout=10)
+    link = f"{base}/t/{code}/watch/{papa['token']}"
+    csrf = CSRF.search(browser.get(link, timeout=10).text).group(1)
+    assert not phone.closed.is_set()                       # the look spent nothing
+    r = browser.post(link, data={"csrf_token": csrf}, allow_redirects=False, timeout=10)
     assert r.status_code == 303
     assert phone.closed.wait(3), "the spent token's socket stayed open"
     view(base, code, papa["token"], status=401)

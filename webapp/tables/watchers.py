@@ -9,9 +9,10 @@ A watcher has its own token (only its hash is kept, in memory and in the store's
 - a seat's token: a watcher behind that seat (at most BEHIND_PER_SEAT, a place always
   kept for them), or, the host's or a seat's, one who sits behind nobody;
 - at most MAX_WATCHERS in all.
-An invitation (the page's "Sit behind me") is a watcher whose token works once: opening
-its link trades it for the watcher's own token (`accept`); until then it reads nothing,
-after that the link is refused. (A token the API gave may be traded so once too.) A seat making a new invitation replaces its unused one.
+An invitation (the page's "Sit behind me") is a watcher whose token works once: accepting
+its link (the button its page shows: a POST, so a chat app's link preview spends nothing)
+trades it for the watcher's own token (`accept`); until then it reads nothing, after that
+the link is refused. (A token the API gave may be traded so once too.) A seat making a new invitation replaces its unused one.
 The host may end any watcher, a seat the watchers behind it; an ended watcher's token,
 and every watcher's once the table closes, stops working, and its sockets are closed.
 """
@@ -99,6 +100,15 @@ def add(table, name, behind: int | None = None, *, by: int | None = None,
         table.revoked("watcher", replaced.id)
     table._notify(version)      # the host's list of watchers
     return watcher, token
+
+
+def invited(table, token) -> Watcher | None:
+    """The watcher a watch link's token would let in, without spending it (the link's GET,
+    which a chat app's preview makes too); None when it is spent or not valid."""
+    with table.lock:
+        if table.closed:
+            return None
+        return _match(table, token, pending=True) or _match(table, token, pending=False)
 
 
 def accept(table, token) -> tuple[Watcher, str]:
