@@ -63,12 +63,15 @@ class Table:
         self.fresh_match = False            # "Play again" was sent: the next deal starts anew
         self.seals: dict[int, str] = {}     # event index -> a reshuffled stock's commitment
         self.watchers: dict = {}            # watchers.py: id -> Watcher, in the order they came
-        # In memory only: after a restart these are asked again or made again.
-        # claims.py: seat -> a pending claim's token hash, or None (its person asks a bot
-        # for it back); and what the host said no to, until the asker is told (a claim's
-        # token hash -> its seat, ("back", seat) -> True).
-        self.seat_requests: dict = {}
+        # In memory only: after a restart these are asked again or made again (claims.py):
+        # pending claims (id -> Claim, oldest first), seats whose person asks a bot for
+        # them back, what was said no to until its asker is told (a claim's token hash, or
+        # ("back", seat) -> (seat, why)), and seats handed to a new phone whose holder is
+        # yet to be told (seat -> names of the watchers behind it that were ended).
+        self.claims: dict = {}
+        self.backs: set[int] = set()
         self.seat_refusals: dict = {}
+        self.handed: dict[int, list[str]] = {}
         self.finished: dict[int, dict] = {}     # history.py: hand number -> its summary
         self.reviews: dict = {}             # (hand number, seat) -> its review (web/learn.py)
 
@@ -214,7 +217,7 @@ class Table:
     # In memory only, or this table's own machinery: kept as it is when the table is put
     # back from the store; everything else is taken from the replayed copy.
     _KEPT = frozenset({"lock", "store", "notify", "scheduler", "tokens", "revoke", "on_close",
-                       "deck_source", "seats", "watchers", "seat_requests", "seat_refusals",
+                       "deck_source", "seats", "watchers", "claims", "backs", "seat_refusals", "handed",
                        "creator", "born", "touched", "closed_at", "reviews", "pace"})
 
     def _reload(self) -> None:

@@ -14,7 +14,8 @@ its link (the button its page shows: a POST, so a chat app's link preview spends
 trades it for the watcher's own token (`accept`); until then it reads nothing, after that
 the link is refused. (A token the API gave may be traded so once too.) A seat making a new invitation replaces its unused one.
 The host may end any watcher, a seat the watchers behind it; an ended watcher's token,
-and every watcher's once the table closes, stops working, and its sockets are closed.
+and every watcher's once the table closes, stops working, and its sockets are closed. A
+seat handed to another phone ends every watcher behind it (claims.py, `end_behind`).
 """
 from __future__ import annotations
 
@@ -176,6 +177,18 @@ def remove(table, wid, by: int | None) -> None:
         version = table.version
     table.revoked("watcher", wid)       # its sockets hear nothing more, not even this
     table._notify(version)
+
+
+def end_behind(table, seat: int) -> list[Watcher]:
+    """End every watcher behind `seat` (its seat was handed to another phone: whoever the
+    old holder let see its hand sees no more). Called under the table's lock, inside the
+    write of the seat's hand-off (Table.together); the caller closes their sockets
+    (table.revoked) once it is written."""
+    ended = [w for w in list(table.watchers.values()) if w.behind == seat]
+    for w in ended:
+        table.store.remove_watcher(table.code, w.id)
+        del table.watchers[w.id]
+    return ended
 
 
 def view(table, watcher: Watcher, worded: bool = True) -> dict:
