@@ -394,6 +394,16 @@ class Store:
         args = (code,) if code is not None else ()
         live = f"code IN (SELECT code FROM tables WHERE {which})"
         raw: dict = {}
+        try:
+            self._read_raw(raw, which, live, args)
+        except sqlite3.DatabaseError as e:      # a page quick_check let by: still one line
+            if getattr(e, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT,
+                                                        sqlite3.SQLITE_NOTADB):
+                raise DamagedFile(str(e)) from None
+            raise
+        return [_read(code, got) for code, got in raw.items()]
+
+    def _read_raw(self, raw: dict, which: str, live: str, args: tuple) -> None:
         with self._lock:
             conn = self._conn
             for r in conn.execute("SELECT code, game, players, options, bots, created, closed, "
@@ -412,7 +422,6 @@ class Store:
                 for r in conn.execute(f"{sql} WHERE {live}{order}", args):
                     if r[0] in raw:
                         raw[r[0]][kind].append(r[1:])
-        return [_read(code, got) for code, got in raw.items()]
 
     def table_of(self, code: str) -> dict | None:
         """{"game", "players", "options", "closed"} of table `code` (open or closed), or None."""
