@@ -17,7 +17,9 @@ alone (a player's tap is never refused as stale because someone asked for a seat
 phones are told, and every page is drawn again. Pending claims live in memory only (after
 a restart a phone asks again) and lapse after CLAIM_SECONDS. The web layer paces claims per
 asking address; here each address holds at most PENDING_PER_ADDRESS and a table
-MAX_PENDING at once.
+MAX_PENDING at once, beyond which only an address asking for the first time is let in (up
+to MOST_PENDING, the memory's bound), so strangers cannot fill the table's list to keep the
+seat's person out.
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ from . import turns, watchers
 
 CLAIM_SECONDS = 600     # a claim nobody answered lapses (the asker asks again)
 PENDING_PER_ADDRESS = 2
-MAX_PENDING = 16        # claims waiting at one table
+MAX_PENDING = 16        # claims waiting at one table from addresses that asked before...
+MOST_PENDING = 256      # ... and from new ones too: a new address is answered up to here
 MAX_REFUSALS = 32       # refusals not yet told to their asker; the oldest is forgotten first
 
 
@@ -67,9 +70,10 @@ def _tell(table, key, seat: int, why: str) -> None:
         del refusals[next(iter(refusals))]
 
 
-def claim(table, seat, name, addr: str | None = None) -> tuple[Claim, str]:
+def claim(table, seat, name, addr: str | None = None,
+          first: bool = False) -> tuple[Claim, str]:
     """A new phone asks for a person's seat: its claim, and its token, valid once the host
-    approves."""
+    approves. `first`: its address asks at this table for the first time."""
     check_seat(seat, table.players)
     name = clean_name(name)
     with table.lock:
@@ -80,7 +84,7 @@ def claim(table, seat, name, addr: str | None = None) -> tuple[Claim, str]:
         waiting = list(table.claims.values())
         if addr is not None and sum(c.addr == addr for c in waiting) >= PENDING_PER_ADDRESS:
             raise TooMany("this phone already asked for seats here: wait for the host's answer")
-        if len(waiting) >= MAX_PENDING:
+        if len(waiting) >= (MOST_PENDING if first else MAX_PENDING):
             raise TooMany("many phones are asking for seats at this table: ask the host")
         used = {c.code for c in waiting}
         code = next(c for c in (f"{secrets.randbelow(10000):04d}" for _ in iter(int, 1))

@@ -269,7 +269,7 @@ def claim(code: str, seat: int):
         if not (pace.allow(CLAIMS_PER_ADDRESS, "claim", addr)
                 and (first or pace.allow(CLAIMS_PER_TABLE, "claim", table.code))):
             raise TooMany("this phone asked for a seat a moment ago: wait a minute, then ask again")
-        _, token = claims.claim(table, seat, name, addr)
+        _, token = claims.claim(table, seat, name, addr, first)
     except WebError as e:
         return _join_page(table, _words(None, e), e.status, name)
     resp = make_response(redirect(url_for("table.page", code=table.code), 303))
