@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 from .errors import StorageFailed, WebError
 
