@@ -55,7 +55,7 @@ def step_view(table, doc: dict, step: int, seat: int) -> dict:
     events = [event_for(e, e.seat if e.seat is not None else seat, hand.dealer)
               for e in hand.events]
     players = [{**p, "opened": hand.opened[p["seat"]], "cards": len(hand.hands[p["seat"]]),
-                "connected": True, "ready": False} for p in _names(table)]
+                "connected": True, "ready": False, "away": False} for p in _names(table)]
     return {"code": table.code, "game": doc["game"], "seat": seat, "players": players,
             "options": doc["options"], "phase": hand.phase, "turn": hand.turn,
             "dealer": hand.dealer, "events": events, "hand": [],
