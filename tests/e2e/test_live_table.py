@@ -358,8 +358,10 @@ def test_the_host_sees_a_player_go_away_and_come_back_without_a_move(server, pho
     open_page(server, phone, code)                         # Ana sat first: the host
     open_page(server, second_phone, code)
     version = view(server, code, tokens[0])["version"]
-    offer = phone.locator("form", has_text="Let a bot play for Ben")
-    expect(offer).to_have_count(0)
+    # What waits for the host is a button beside the turn line that opens it.
+    asks = phone.locator(".host-btn")
+    offer = phone.locator("#host-sheet form", has_text="Let a bot play for Ben")
+    expect(asks).to_have_count(0)
     second_phone.close()                                   # Ben's phone goes (its socket closes)
     wait_until(lambda: not view(server, code, tokens[0])["players"][1]["connected"])
     phone.wait_for_timeout(500)                            # that push reached Ana's page
@@ -369,17 +371,21 @@ def test_the_host_sees_a_player_go_away_and_come_back_without_a_move(server, pho
     expect(phone.locator('#opponents [data-seat="1"] .badge.away')).to_have_count(1)
     assert [p["away"] for p in view(server, code, tokens[0])["players"]] == [False, True]
     try:
-        expect(offer).to_be_visible(timeout=SHOWN_WITHIN * 1000)
+        expect(asks).to_be_visible(timeout=SHOWN_WITHIN * 1000)
     except AssertionError as e:
         fresh = phone.request.get(f"{server.base}/t/{code}/view").text()
         raise AssertionError("the host's page offers no bot for Ben, who is away; a fresh GET "
                              f"of its view {'does' if 'Let a bot play for Ben' in fresh else 'does not either'}") from e
+    asks.click()
+    expect(offer).to_be_visible()
+    phone.keyboard.press("Escape")
     assert view(server, code, tokens[0])["version"] == version     # nothing moved
     back = second_phone.context.new_page()                 # Ben comes back
     back.goto(f"{server.base}/t/{code}")
     expect(back.locator("#view")).to_have_attribute("data-seat", "1")
     wait_until(lambda: not view(server, code, tokens[0])["players"][1]["away"])
-    expect(offer).to_have_count(0, timeout=SHOWN_WITHIN * 1000)
+    expect(asks).to_have_count(0, timeout=SHOWN_WITHIN * 1000)
+    expect(offer).to_have_count(0)
     assert view(server, code, tokens[0])["version"] == version
 
 

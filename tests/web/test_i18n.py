@@ -194,6 +194,19 @@ def _tonk_caught(env):
     return _page(env.client, code) + _page(ben, code)
 
 
+def _host_asks(env):
+    """The host's button and sheet: Ana lets a bot play Cy's seat, and Cy asks it back."""
+    code, phones, table = _tongits(env, 6)
+    r = env.client.post(f"/t/{code}/seats/2/bot", data={"level": "normal"},
+                        headers={**HX, "X-CSRF-Token": token_of(env.client)})
+    assert r.status_code == 200
+    r = phones[2].post(f"/t/{code}/seats/2/back", headers={**HX, "X-CSRF-Token": token_of(phones[2])})
+    assert r.status_code == 200
+    page = _page(env.client, code)
+    assert 'id="host-sheet"' in page and "data-approve" in page
+    return page
+
+
 def _waiting(env):
     """Before the deal: the seats, the invite and the host's panel."""
     code = _create(env, players="3")
@@ -228,6 +241,7 @@ PAGES = [
     ("table: refusals and toasts", _refusals),
     ("table: Tonk with wilds", _tonk_wilds),
     ("table: Tonk, a drop caught", _tonk_caught),
+    ("table: what waits for the host, in its sheet", _host_asks),
 ]
 
 

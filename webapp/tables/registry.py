@@ -117,7 +117,21 @@ class Tables:
                 sum(t.creator == creator and not t.closed
                     for t in self._tables.values()) >= self.per_client:
             raise TooMany(f"this phone already has {self.per_client} open tables: close "
-                          "one, or play at one of them")
+                          "one, or play at one of them", code="too_many_tables",
+                          facts={"limit": self.per_client})
+
+    def made_by(self, creator) -> list[Table]:
+        """The open tables `creator` (a client address) made, oldest first: the ones its
+        cap counts."""
+        if creator is None:
+            return []
+        with self._lock:
+            mine = [t for t in self._tables.values() if t.creator == creator and not t.closed]
+        return sorted(mine, key=lambda t: t.created)
+
+    def at_cap(self, creator) -> bool:
+        """Whether `creator` may make no more tables until it closes one."""
+        return self.per_client is not None and len(self.made_by(creator)) >= self.per_client
 
     def _make_room(self) -> None:
         """At the cap, the oldest open table that no person ever sat at is closed, so that a

@@ -451,7 +451,8 @@ class Store:
 
     def hand_log(self, code: str, number: int) -> dict | None:
         """Hand `number` of table `code` as written: its deal row and its action rows in
-        order (the table's own actions among them), or None. Read for the hand's file,
+        order (the table's own actions among them; each with its request key, which says
+        whether the turn timer made it), or None. Read for the hand's file,
         which is only made once the hand is over (tables/history.py)."""
         with self._lock:
             row = self._conn.execute(
@@ -460,12 +461,13 @@ class Store:
             if row is None:
                 return None
             acts = self._conn.execute(
-                "SELECT seat, action, salt, at FROM actions WHERE code = ? AND hand_number = ? "
-                "ORDER BY version", (code, number)).fetchall()
+                "SELECT seat, action, salt, at, request FROM actions WHERE code = ? AND "
+                "hand_number = ? ORDER BY version", (code, number)).fetchall()
         return {"number": number, "deck": json.loads(row[0]), "dealer": row[1],
                 "match": json.loads(row[2]), "options": json.loads(row[3]), "salt": row[4],
                 "at": row[5], "actions": [{"seat": a[0], "action": json.loads(a[1]),
-                                           "salt": a[2], "at": a[3]} for a in acts]}
+                                           "salt": a[2], "at": a[3], "request": a[4]}
+                                          for a in acts]}
 
     def hand_count(self, code: str) -> int:
         """How many hands table `code` has dealt."""

@@ -150,7 +150,7 @@ class Table:
 
     def _check_open(self) -> None:
         if self.closed:
-            raise Closed(f"table {self.code} is closed")
+            raise Closed(f"table {self.code} is closed", code="table_closed", facts={"table": self.code})
 
     def _check_host(self, by: int | None) -> None:
         check_host(self, by)

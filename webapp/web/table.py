@@ -19,10 +19,10 @@ from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..server.pace import pace_of, per_seconds
 from ..tables import claims, clean_name, tables_of
-from ..tables.errors import BadRequest, Stale, TooMany, Unauthorized, WebError
+from ..tables.errors import BadRequest, Forbidden, Stale, TooMany, Unauthorized, WebError
 from ..tables.language import TABLE_ACTIONS
 from . import guard, inputs, partials, present
-from .lobby import GAMES, rules_for, set_seat_cookie
+from .lobby import GAMES, forget_seat_cookie, home_page, rules_for, set_seat_cookie
 from .seats import seat_token, seated
 
 bp = Blueprint("table", __name__, url_prefix="/t")
@@ -326,6 +326,40 @@ def handed_seen(table, me: int, seat: int):
     if me == seat:
         claims.told_handed(table, seat)
     return answer(table, _view(table, me))
+
+
+@bp.post("/<code>/close")
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def close(table, me: int):
+    """The host ends the table, as the JSON API's close does (from the list of a phone's
+    tables on the home page, templates/lobby/_own_tables.html)."""
+    try:
+        table.close(by=me)
+    except WebError as e:
+        return _gone_home(e)
+    return redirect(url_for("lobby.home", closed=table.code), 303)
+
+
+@bp.post("/<code>/leave")
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def leave(table, me: int):
+    """A person who is not the host leaves the table: a bot (normal) plays their seat from
+    now on, as the host's "Bot plays for Ben" would, and this browser forgets the seat."""
+    if me == table.host:
+        return _gone_home(Forbidden("you are the host: close the table rather than leave it",
+                                    code="host_leaves"))
+    try:
+        table.set_bot(me, "normal", by=None)
+    except WebError as e:
+        return _gone_home(e)
+    resp = make_response(redirect(url_for("lobby.home", left=table.code), 303))
+    forget_seat_cookie(resp, table.code)
+    return resp
+
+
+def _gone_home(e: WebError):
+    """A close or leave the table refused: the home page says why, in the phone's words."""
+    return home_page(_words(None, e), e.status)
 
 
 @bp.post("/<code>/nudge")
