@@ -202,9 +202,13 @@ def _host_asks(env):
     assert r.status_code == 200
     r = phones[2].post(f"/t/{code}/seats/2/back", headers={**HX, "X-CSRF-Token": token_of(phones[2])})
     assert r.status_code == 200
+    asker = env.app.test_client()           # a new phone asks for Ben's seat: a claim too
+    asker.set_cookie("baraha-lang", "fil")
+    r = asker.post(f"/t/{code}/seats/1/claim", data={"csrf_token": token_of(asker), "name": "Sam"})
+    assert r.status_code == 303
     page = _page(env.client, code)
-    assert 'id="host-sheet"' in page and "data-approve" in page
-    return page
+    assert 'id="host-sheet"' in page and 'data-do="approve"' in page and "data-claim-code" in page
+    return page, ["Sam"]
 
 
 def _waiting(env):
