@@ -14,6 +14,7 @@ The server's log must hold no error and no traceback (the `server` fixture).
 """
 from __future__ import annotations
 
+import random
 import re
 import time
 
@@ -21,7 +22,7 @@ import pytest
 import requests
 from requests.adapters import HTTPAdapter
 
-from .test_access import CSRF, Phone, bearer, play_to_the_end, server, table, view  # noqa: F401
+from .test_access import CSRF, Phone, RacingPhone, bearer, play_to_the_end, server, table, view  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")
 
@@ -131,7 +132,7 @@ def test_strangers_claiming_from_many_addresses_never_lock_the_person_out(server
 def test_the_seats_own_phone_sees_a_claim_and_may_refuse_it(server):
     base, app = server
     code, (ana, ben) = table(base)
-    bens_phone = Phone(base, {"token": ben, "want": "partial"})      # connected
+    bens_phone = Phone(base, {"token": ben})      # connected
     try:
         stranger = phone(base, "127.0.0.9")
         assert ask(base, code, stranger, 1, "Ben").status_code == 303
@@ -200,3 +201,37 @@ def test_a_seat_handed_on_ends_every_watcher_behind_it(server):
     finally:
         mamas_socket.close()
         lolas_socket.close()
+
+
+def test_a_seat_handed_on_while_its_old_phone_connects_hears_nothing_after(server):
+    # The race: the host gives Ben's seat to another phone while Ben's old phones are being
+    # let in. Each socket is refused, or let in and then closed; in no trial does one hear
+    # a version the table reached after the seat was handed on.
+    base, app = server
+    code, (ana, ben) = table(base)
+    host = phone(base, "127.0.0.1", ana, code)
+    rng = random.Random(50)
+    for trial in range(28):
+        asker = phone(base, f"127.0.5.{trial + 1}")
+        assert ask(base, code, asker, 1, "Ben").status_code == 303
+        shown = code_shown(base, code, asker)
+        olds = [RacingPhone(base, ben) for _ in range(3)]
+        time.sleep(rng.uniform(0, 0.04))
+        assert answer(base, code, host, 1, shown, "approve").status_code == 303
+        handed_at = view(base, code, ana)["version"]
+        ben = asker.cookies.get(f"baraha_{code}")
+        for token in (ana, ben):        # the table moves on
+            v = view(base, code, token)
+            if v["legal"] and v["result"] is None:
+                a = next((a for a in v["legal"] if a["do"] == "draw"), v["legal"][0])
+                requests.post(f"{base}/api/tables/{code}/actions", headers=bearer(token),
+                              json={"version": v["version"], "action": a}, timeout=10)
+        for n, old in enumerate(olds):
+            old.joining.join(10)
+            assert old.closed.wait(3), f"trial {trial}: the old phone's socket {n} stayed open"
+        time.sleep(0.1)
+        late = [v for old in olds for v in old.heard if v > handed_at]
+        assert not late, f"trial {trial}: the old phone heard versions {late}"
+        for old in olds:
+            if old.sio.connected:
+                old.sio.disconnect()

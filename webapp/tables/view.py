@@ -32,5 +32,6 @@ def table_view(table, seat: int | None, acting: bool = False, worded: bool = Tru
     view["options"].update(table.match_rules)
     view["match_play"] = match.summary(table)
     view["options"].update(table.pace.options)      # the timer's and watchers' options too
-    view["told"] = table.told_mark()
+    if not worded:      # a page's view: the signal it is as new as (webapp/realtime/)
+        view["told"] = table.told_mark()
     return view
