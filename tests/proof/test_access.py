@@ -375,7 +375,8 @@ def test_a_watcher_ended_while_its_sockets_connect_hears_nothing_after(server):
                               json={"version": v["version"], "action": a}, timeout=10)
         for n, phone in enumerate(phones):
             phone.joining.join(10)
-            assert phone.closed.wait(3), f"trial {trial}: socket {n} of an ended watcher stayed open"
+            assert phone.closed.wait(3), (f"trial {trial}: socket {n} of an ended watcher stayed "
+                                          f"open (connected: {phone.sio.connected})")
         time.sleep(0.1)
         late = [v for phone in phones for v in phone.heard if v > ended_at]
         assert not late, f"trial {trial}: an ended watcher heard versions {late}"
@@ -391,6 +392,7 @@ class RacingPhone:
     def __init__(self, base: str, token: str):
         self.heard: list[int] = []
         self.closed = threading.Event()
+        self.refused = None
         self.sio = socketio_client.Client(reconnection=False)
         self.sio.on("changed", lambda m: self.heard.append(m["version"]))
         self.sio.on("disconnect", lambda *reason: self.closed.set())
@@ -401,5 +403,6 @@ class RacingPhone:
         try:
             self.sio.connect(base, auth={"token": token}, transports=["websocket"],
                              wait_timeout=10)
-        except socketio_client.exceptions.ConnectionError:
+        except socketio_client.exceptions.ConnectionError as e:
+            self.refused = str(e)
             self.closed.set()           # refused: as good as closed
