@@ -115,8 +115,13 @@ def test_at_largest_the_hand_and_moves_stay_on_screen_and_the_rest_is_a_swipe_aw
 
 
 def test_the_card_size_is_kept_on_the_phone_and_applied_before_the_first_paint(browser, server):  # noqa: F811
-    with phone_page(browser, 360, 640) as page:
-        t = open_table(server, page, "tongits", 2, 0)
+    # No service worker: it would serve app.js from its cache, past the route that stops it.
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
+                              reduced_motion="reduce", service_workers="block")
+    ctx.set_default_timeout(10_000)
+    try:
+        page = ctx.new_page()
+        open_table(server, page, "tongits", 2, 0)
         choose(page, "large")
         big = page.locator("#hand .pick").first.bounding_box()["height"]
         assert page.evaluate("localStorage.getItem('baraha-card-size')") == "large"
@@ -124,6 +129,7 @@ def test_the_card_size_is_kept_on_the_phone_and_applied_before_the_first_paint(b
         page.route("**/js/app.js*", lambda route: route.abort())
         page.reload()
         expect(page.locator("html")).to_have_attribute("data-cards", "large")
+        assert not page.evaluate("!!window.socket"), "app.js ran"
         assert page.locator("#hand .pick").first.bounding_box()["height"] == big
         page.unroute("**/js/app.js*")
         page.reload()
@@ -134,7 +140,8 @@ def test_the_card_size_is_kept_on_the_phone_and_applied_before_the_first_paint(b
         page.keyboard.press("Escape")
         expect(page.locator("html:not([data-cards])")).to_have_count(1)
         assert page.locator("#hand .pick").first.bounding_box()["height"] < big
-        assert t.code
+    finally:
+        ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "fil"])

@@ -100,9 +100,10 @@ def _tongits(env, upto=None):
 
 
 def _create(env, **fields):
-    """A table made by Ana's phone; its code and link are names, the same in every language."""
+    """A table made by Ana's phone; its code and links (to join, to watch or show it on a big
+    screen) are names, the same in every language."""
     code = create(env.client, **fields)
-    env.names += [f"http://localhost/t/{code}", code]
+    env.names += [f"http://localhost/t/{code}/watch", f"http://localhost/t/{code}", code]
     return code
 
 
@@ -200,6 +201,19 @@ def _waiting(env):
     return _page(env.client, code)
 
 
+def _screen(env, upto=None):
+    """The watch link in a wide window: the table before it joins, then the table screen's
+    page and partial (the last moves, the standing), mid-hand or at the settlement."""
+    code, phones, table = _tongits(env, upto)
+    tv = env.app.test_client()
+    tv.set_cookie("baraha-lang", "fil")
+    pages = [tv.get(f"/t/{code}/watch").get_data(as_text=True)]
+    assert tv.post(f"/t/{code}/watch/screen", headers={"X-CSRF-Token": token_of(tv)}).status_code == 204
+    pages += [tv.get(f"/t/{code}/watch").get_data(as_text=True),
+              tv.get(f"/t/{code}/watch/view").get_data(as_text=True), _page(phones[0], code)]
+    return "".join(pages)
+
+
 # Every page and panel: what, and how to get its HTML (maybe with names that are the same
 # in every language).
 PAGES = [
@@ -228,6 +242,8 @@ PAGES = [
     ("table: refusals and toasts", _refusals),
     ("table: Tonk with wilds", _tonk_wilds),
     ("table: Tonk, a drop caught", _tonk_caught),
+    ("the table screen, mid-hand (and the host's list)", lambda env: _screen(env, 5)),
+    ("the table screen, the settlement", _screen),
 ]
 
 

@@ -89,6 +89,7 @@ CREATE TABLE IF NOT EXISTS watchers (
     came       REAL NOT NULL,           -- the order they came in
     pending    INTEGER,                 -- 1: an invitation whose link was not opened yet
     addr       TEXT,                    -- an open watcher's client address (a cap per address)
+    screen     INTEGER,                 -- 1: a table screen (the watch link in a wide window)
     PRIMARY KEY (code, id)
 );
 """
@@ -149,8 +150,8 @@ class Store:
                 self._conn.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             self._conn.executescript(SCHEMA)
             cols = {r[1] for r in self._conn.execute("PRAGMA table_info(watchers)")}
-            for col, kind in (("pending", "INTEGER"), ("addr", "TEXT")):
-                if col not in cols:                 # a file made before invitations
+            for col, kind in (("pending", "INTEGER"), ("addr", "TEXT"), ("screen", "INTEGER")):
+                if col not in cols:                 # a file made before invitations, screens
                     self._conn.execute(f"ALTER TABLE watchers ADD COLUMN {col} {kind}")
             for name in ("hands", "actions"):       # a file made before the seals
                 cols = {r[1] for r in self._conn.execute(f"PRAGMA table_info({name})")}
@@ -280,12 +281,13 @@ class Store:
             self._touch(code)
 
     def add_watcher(self, code: str, wid: str, name: str, token_hash: str,
-                    behind: int | None, pending: bool = False, addr: str | None = None) -> None:
+                    behind: int | None, pending: bool = False, addr: str | None = None,
+                    screen: bool = False) -> None:
         with self._tx("a watcher"):
             self._conn.execute("INSERT INTO watchers (code, id, name, token_hash, behind, came, "
-                               "pending, addr) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               "pending, addr, screen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                (code, wid, name, token_hash, behind, time.time(),
-                                1 if pending else None, addr))
+                                1 if pending else None, addr, 1 if screen else None))
 
     def accept_watcher(self, code: str, wid: str, token_hash: str) -> None:
         """An invitation was opened: its watcher's own token replaces the invitation's."""
@@ -361,12 +363,13 @@ class Store:
                 tables[code]["events"].append((version, "action", {
                     "hand_number": hand_number, "seat": seat, "action": json.loads(action),
                     "request": request, "salt": salt, "at": at}))
-            for code, wid, name, token_hash, behind, pending, addr in conn.execute(
-                    f"SELECT code, id, name, token_hash, behind, pending, addr FROM watchers "
-                    f"WHERE {live} ORDER BY came, rowid", args):
+            for code, wid, name, token_hash, behind, pending, addr, screen in conn.execute(
+                    f"SELECT code, id, name, token_hash, behind, pending, addr, screen "
+                    f"FROM watchers WHERE {live} ORDER BY came, rowid", args):
                 tables[code]["watchers"].append({"id": wid, "name": name,
                                                  "token_hash": token_hash, "behind": behind,
-                                                 "pending": bool(pending), "addr": addr})
+                                                 "pending": bool(pending), "addr": addr,
+                                                 "screen": bool(screen)})
         for t in tables.values():
             t["events"].sort(key=lambda e: e[0])
         return list(tables.values())

@@ -16,6 +16,7 @@ from flask_babel import get_locale
 
 from ..tables import claims, tables_of, watchers
 from . import guard, i18n, present
+from .links import table_url
 
 SORT_COOKIE = "baraha-sort"
 
@@ -52,6 +53,8 @@ def context(table, view: dict, watcher=None, act_url: str | None = None) -> dict
         "waiting": view["phase"] == "waiting", "over": over, "turn": turn, "botted": botted,
         "mine": seat is not None and turn == seat and not botted, "hosting": hosting,
         "watching": watchers.listed(table) if hosting else [],
+        # The watch link, which a wide window turns into the table screen (the host's offer).
+        "watch_url": f"{table_url(view['code'])}/watch" if hosting else "",
         "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if hosting else [],
         "seat_asked": sorted(asks),
         "seat_refused": table is not None and seat is not None and claims.refused_back(table, seat),

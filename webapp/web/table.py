@@ -22,6 +22,7 @@ from ..tables import claims, tables_of
 from ..tables.errors import BadRequest, Stale, TooMany, Unauthorized, WebError
 from ..tables.language import TABLE_ACTIONS
 from . import guard, partials, present
+from .links import table_url
 from .lobby import GAMES, rules_for, set_seat_cookie
 from .seats import seat_token, seated
 
@@ -73,8 +74,7 @@ def _words(view: dict | None, error) -> str:
 
 
 def join_url(code: str) -> str:
-    base = current_app.config.get("PUBLIC_URL") or request.host_url
-    return f"{base.rstrip('/')}/t/{code}"
+    return table_url(code)
 
 
 @lru_cache(maxsize=256)

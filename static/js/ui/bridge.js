@@ -199,7 +199,10 @@ if (root) {
   afterView(false);
   update();
   rove($("#hand .pick[tabindex='0']"), false);
-  connect();
+  // The watch link in a wide window: it joins as a table screen first (ui/screen.js, fetched
+  // only there: a seat's page never needs it).
+  if (root.hasAttribute("data-join-screen")) import("./screen.js").then((m) => m.joinScreen(root, connect));
+  else connect();
 }
 
 /* ---- Socket.IO: a signal that version N exists; each phone fetches its own view ---- */
