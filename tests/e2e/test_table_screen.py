@@ -174,6 +174,12 @@ def test_the_table_screen_follows_a_table_played_through_the_api(live_server, br
         page.goto(f"{base}/t/{code}/watch")
         expect(page.locator("input[name=name]")).to_be_hidden()
         wait_js(page, "window.socket && window.socket.connected")
+        # Before the deal it invites the room: the code, and the QR code of the table's link.
+        expect(page.locator(".watch-invite .big-code")).to_have_text(re.compile(r"\s*".join(code)))
+        qr = page.locator(".watch-invite img.qr")
+        expect(qr).to_be_visible()
+        assert qr.evaluate("i => i.complete && i.naturalWidth > 0")
+        assert qr.bounding_box()["height"] >= h * .25
         tokens = [requests.post(f"{base}/api/tables/{code}/seats", json={"name": n}, timeout=10).json()["token"]
                   for n in NAMES]
         seats = [Seat(base, code, t) for t in tokens]

@@ -4,6 +4,7 @@ step with the code.
 """
 from __future__ import annotations
 
+import datetime
 import html
 import json
 import re
@@ -11,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from babel.dates import format_date
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
@@ -211,7 +213,20 @@ def _screen(env, upto=None):
     assert tv.post(f"/t/{code}/watch/screen", headers={"X-CSRF-Token": token_of(tv)}).status_code == 204
     pages += [tv.get(f"/t/{code}/watch").get_data(as_text=True),
               tv.get(f"/t/{code}/watch/view").get_data(as_text=True), _page(phones[0], code)]
+    waiting = _create(env, players="3")             # before the deal: it invites the room
+    pages.append(tv.get(f"/t/{waiting}/watch").get_data(as_text=True))
     return "".join(pages)
+
+
+def _season(env):
+    """The family's season after a Tong-its hand, a person left out (its notice), and the home
+    page's link to it."""
+    _tongits(env)
+    env.client.post("/season/out", data={"name": "Cy", "csrf_token": token_of(env.client)})
+    pages = [env.client.get(u).get_data(as_text=True) for u in ("/season", "/season?said=out", "/")]
+    # The month's name is Babel's calendar's, in the phone's language ("Disyembre 2026").
+    month = format_date(datetime.date.today().replace(day=1), "LLLL y", locale="fil")
+    return "".join(pages), ("Ana", "Ben", month)
 
 
 # Every page and panel: what, and how to get its HTML (maybe with names that are the same
@@ -244,6 +259,7 @@ PAGES = [
     ("table: Tonk, a drop caught", _tonk_caught),
     ("the table screen, mid-hand (and the host's list)", lambda env: _screen(env, 5)),
     ("the table screen, the settlement", _screen),
+    ("the family's season", _season),
 ]
 
 

@@ -63,6 +63,12 @@ def test_the_watch_link_holds_the_table_as_watchers_see_it_and_no_hidden_card(ap
     assert held and not held & shown, held & shown
     assert 'id="story"' in page and 'id="standing"' in page
     assert table.watchers == {}, "opening the link made no watcher"
+    # Before the deal a watcher's page invites the room: the code, and the table's own QR code.
+    waiting = create(client, players="3")
+    page = app.test_client().get(f"/t/{waiting}/watch").get_data(as_text=True)
+    assert f'src="/t/{waiting}/qr.svg"' in page and 'class="big-code"' in page
+    svg = client.get(f"/t/{waiting}/qr.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml" and b"<svg" in svg.data
 
 
 def test_a_wide_window_joins_as_a_table_screen_without_a_name(app, client):

@@ -12,6 +12,9 @@ watcher comes, its token hash replaced when an invitation is opened, deleted whe
 watcher is ended): not part of the story of a hand, so it
 moves no version, but a restart keeps them watching.
 
+Beside the log too, `season_out` holds the people left out of the family's season
+(tables/season.py): each by the skeleton of their name (tables/names.py), never the name.
+
 Only the sha256 of a seat's or a watcher's token is stored, never the token.
 
 A write that fails (the disk is full, or any other SQLite error) is rolled back whole and
@@ -91,6 +94,10 @@ CREATE TABLE IF NOT EXISTS watchers (
     addr       TEXT,                    -- an open watcher's client address (a cap per address)
     screen     INTEGER,                 -- 1: a table screen (the watch link in a wide window)
     PRIMARY KEY (code, id)
+);
+CREATE TABLE IF NOT EXISTS season_out (
+    who TEXT PRIMARY KEY,               -- a name's skeleton (tables/names.py): left out of the season
+    at  REAL NOT NULL
 );
 """
 
@@ -399,6 +406,42 @@ class Store:
                 "match": json.loads(row[2]), "options": json.loads(row[3]), "salt": row[4],
                 "at": row[5], "actions": [{"seat": a[0], "action": json.loads(a[1]),
                                            "salt": a[2], "at": a[3]} for a in acts]}
+
+    def season_rows(self) -> list[dict]:
+        """Every table the file holds, open or closed, oldest first, as the season reads it
+        (tables/season.py): {"code", "game", "players", "bots" (at creation), "created",
+        "seats": [(version, seat, name, person, bot)] (person: a person's token was set),
+        "hands": [(number, version)]}. No deck, no token."""
+        with self._lock:
+            conn = self._conn
+            tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2], "bots": json.loads(r[3]),
+                             "created": r[4], "seats": [], "hands": []}
+                      for r in conn.execute("SELECT code, game, players, bots, created FROM tables "
+                                            "ORDER BY created, code")}
+            for code, version, seat, name, person, bot in conn.execute(
+                    "SELECT code, version, seat, name, token_hash IS NOT NULL, bot FROM seats "
+                    "ORDER BY code, version"):
+                if code in tables:
+                    tables[code]["seats"].append((version, seat, name, bool(person), bot))
+            for code, number, version in conn.execute(
+                    "SELECT code, number, version FROM hands ORDER BY code, number"):
+                if code in tables:
+                    tables[code]["hands"].append((number, version))
+        return list(tables.values())
+
+    def left_out(self) -> set[str]:
+        """The skeletons of the names left out of the season."""
+        with self._lock:
+            return {r[0] for r in self._conn.execute("SELECT who FROM season_out")}
+
+    def leave_out(self, who: str, out: bool) -> None:
+        """Leave the name whose skeleton is `who` out of the season (`out`), or put it back."""
+        with self._tx("the season's list of who is left out"):
+            if out:
+                self._conn.execute("INSERT OR REPLACE INTO season_out (who, at) VALUES (?, ?)",
+                                   (who, time.time()))
+            else:
+                self._conn.execute("DELETE FROM season_out WHERE who = ?", (who,))
 
     def hand_count(self, code: str) -> int:
         """How many hands table `code` has dealt."""

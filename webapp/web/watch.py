@@ -166,7 +166,17 @@ def qr(code: str) -> Response:
     """The QR code of the watch link, as an image: the host's panel is also rendered for
     pushes, which have no request to know the server's address from."""
     table = tables_of(current_app).get(code)
-    svg = qr_svg(f"{join_url(table.code)}/watch")
+    return _svg(qr_svg(f"{join_url(table.code)}/watch"))
+
+
+@bp.get("/t/<code>/qr.svg")
+def join_qr(code: str) -> Response:
+    """The QR code of the table's own link (to sit down), as an image: a watcher's page
+    shows it before the deal, so a table screen invites the room."""
+    return _svg(qr_svg(join_url(tables_of(current_app).get(code).code)))
+
+
+def _svg(svg: str) -> Response:
     resp = make_response(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
     resp.mimetype = "image/svg+xml"
     return resp
