@@ -9,6 +9,9 @@ screen, bigger still, and the rest of the table is one swipe of the felt away. T
 is chosen in Settings and kept on the phone (applied before the first paint)."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -84,7 +87,8 @@ def test_at_large_the_whole_table_fits_360x640_with_every_rank_and_suit_16px(bro
                 assert not small_glyphs(page, 16), (what, small_glyphs(page, 16))
                 page.locator("#hand [data-card]").first.click(position=CORNER)
                 table_fits(page, what + ", a card picked")
-            page.screenshot(path=str(tmp_path / f"large-{lang}-{game}-{melds}-{turn}.png"))
+            shots = Path(os.environ.get("BARAHA_SHOTS") or tmp_path)     # BARAHA_SHOTS=DIR keeps them
+            page.screenshot(path=str(shots / f"card-size-large-360x640-{lang}-{game}-{melds}-{turn}.png"))
 
 
 @pytest.mark.parametrize("lang", ["en", "fil"])

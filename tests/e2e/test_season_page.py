@@ -4,7 +4,9 @@ every control at least 44px, axe finds nothing serious; a person left out from t
 leaves the page."""
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -63,7 +65,8 @@ def test_the_season_fits_a_phone_in_both_languages(server, browser, w, h, lang, 
             assert not got["small"], got["small"]
             assert not page.evaluate(WORDS), page.evaluate(WORDS)
             axe(page, f"the season, {lang}, {scheme}")
-            page.screenshot(path=str(tmp_path / f"season-{w}x{h}-{lang}-{scheme}.png"), full_page=True)
+            shots = Path(os.environ.get("BARAHA_SHOTS") or tmp_path)     # BARAHA_SHOTS=DIR keeps them
+            page.screenshot(path=str(shots / f"season-{w}x{h}-{lang}-{scheme}.png"), full_page=True)
         page.emulate_media(color_scheme="light")
         page.locator('.person[data-name="Ben"] .leave button').click()
         expect(page.locator("#season-said")).to_be_visible()
