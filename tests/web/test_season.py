@@ -12,12 +12,16 @@ import re
 import time
 from pathlib import Path
 
+import yaml
+from jsonschema import Draft202012Validator
+
 from webapp.engine.cards import parse
 
 from .conftest import bearer
 from .test_pages import token_of
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "public" / "examples"
+OPENAPI = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
 
 
 def _doc(name):
@@ -126,6 +130,9 @@ def test_the_season_counts_each_person_across_tables_and_the_bots_apart(make_app
     people, bots = expected([a, b])
 
     got = client.get("/api/season").json
+    spec = yaml.safe_load(OPENAPI.read_text())
+    Draft202012Validator({"$ref": "#/components/schemas/Season",
+                          "components": spec["components"]}).validate(got)
     assert got["left_out"] == 0 and got["kept_days"] == 30 and len(got["months"]) == 1
     month = got["months"][0]
     assert month["month"] == time.strftime("%Y-%m")

@@ -26,7 +26,11 @@ export function joinScreen(root, then) {
       } else {
         r.text().then((words) => toast(words || S.refused));
       }
-    }).catch(() => { asked = false; toast(S.noConnection); });
+    }).catch(() => {       // no answer (the server restarting): ask again shortly
+      asked = false;
+      toast(S.noConnection);
+      setTimeout(join, 5000);
+    });
   }
   wide.addEventListener("change", join);
   join();
