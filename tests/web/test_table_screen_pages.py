@@ -89,11 +89,18 @@ def test_a_wide_window_joins_as_a_table_screen_without_a_name(app, client):
     listed = host.get(f"/api/tables/{code}/watchers").json["watchers"]
     assert [(w["screen"], w["behind"]) for w in listed] == [(True, None)]
     assert "Table screen" in host.get(f"/t/{code}").get_data(as_text=True)
-    # A second from the same address is let in; a third is refused, in words.
-    assert _screen(app, code)[1].status_code == 204
-    third = _screen(app, code)[1]
-    assert third.status_code == 409 and "2 times" in third.get_data(as_text=True)
-    assert len(table.watchers) == 2
+    # Screens from one address are not the named watchers' two: two named ones still come.
+    for name in ("Lola", "Mama"):
+        r = app.test_client().post(f"/api/tables/{code}/watchers", json={"name": name})
+        assert r.status_code == 201, r.json
+    assert app.test_client().post(f"/api/tables/{code}/watchers", json={"name": "Tita"}).status_code == 409
+    # Three screens from one address; a fourth takes the oldest's place, which stops working.
+    assert _screen(app, code)[1].status_code == 204 and _screen(app, code)[1].status_code == 204
+    fourth = _screen(app, code)[1]
+    assert fourth.status_code == 204 and len(table.watchers) == 5
+    assert tv.get(f"/t/{code}/watch/view", headers=SCREEN).status_code == 401
+    assert 'name="name"' in tv.get(f"/t/{code}/watch").get_data(as_text=True)
+    assert [w["screen"] for w in host.get(f"/api/tables/{code}/watchers").json["watchers"]].count(True) == 3
 
 
 def test_a_table_without_watchers_has_no_screen(app, client):

@@ -11,7 +11,10 @@ A watcher has its own token (only its hash is kept, in memory and in the store's
 - at most MAX_WATCHERS in all.
 A table screen (a laptop, tablet or TV beside the table: the watch link opened in a wide
 window, API.md "The table screen") is an open watcher with no name, `screen` True; the
-host's list words it. It comes by the watch link like any other and counts as one.
+host's list words it. It comes by the watch link and counts toward OPEN_MAX; from one
+address at most SCREENS_PER_ADDRESS, apart from the named ones: a further one (the same
+screen opened again without its cookie, a new window) takes the place of the oldest, which
+stops working, so a screen is never refused for its own earlier selves.
 An invitation (the page's "Sit behind me") is a watcher whose token works once: opening
 its link trades it for the watcher's own token (`accept`); until then it reads nothing,
 after that the link is refused. (A token the API gave may be traded so once too.) A seat making a new invitation replaces its unused one.
@@ -31,6 +34,7 @@ MAX_WATCHERS = 24
 BEHIND_PER_SEAT = 2     # kept for each seat's own invitations
 OPEN_MAX = 8            # watchers who came by the open watch link
 OPEN_PER_ADDRESS = 2    # ... from one client address
+SCREENS_PER_ADDRESS = 3     # table screens from one client address (the oldest gives way)
 
 
 SCREEN_NAME = "\U0001f4fa"    # a table screen's stored name (📺): the pages word it
@@ -55,14 +59,15 @@ class Watcher:
 PREVIEW = Watcher("", SCREEN_NAME, "", None, screen=True)
 
 
-def _check_room(table, by: int | None, behind: int | None, addr: str | None) -> None:
+def _check_room(table, by: int | None, behind: int | None, addr: str | None,
+                screen: bool = False) -> None:
     watching = list(table.watchers.values())
     if by is None:          # open watching: no token asked
         came_open = [w for w in watching if w.addr is not None]
         if len(came_open) >= OPEN_MAX:
             raise Conflict(f"table {table.code} already has {OPEN_MAX} watchers who came by "
                            "its watch link: ask a player to invite you")
-        if sum(w.addr == addr for w in came_open) >= OPEN_PER_ADDRESS:
+        if not screen and sum(w.addr == addr and not w.screen for w in came_open) >= OPEN_PER_ADDRESS:
             raise Conflict(f"this phone already watches table {table.code} "
                            f"{OPEN_PER_ADDRESS} times")
     if behind is not None:
@@ -99,10 +104,13 @@ def add(table, name, behind: int | None = None, *, by: int | None = None,
         if invitation and behind is not None:       # its unused invitation gives way
             replaced = next((w for w in table.watchers.values()
                              if w.pending and w.behind == behind), None)
-            if replaced is not None:
-                table.store.remove_watcher(table.code, replaced.id)
-                del table.watchers[replaced.id]
-        _check_room(table, by, behind, addr if by is None else None)
+        if screen:                                  # this address's oldest screen gives way
+            mine = [w for w in table.watchers.values() if w.screen and w.addr == addr]
+            replaced = mine[0] if len(mine) >= SCREENS_PER_ADDRESS else None
+        if replaced is not None:
+            table.store.remove_watcher(table.code, replaced.id)
+            del table.watchers[replaced.id]
+        _check_room(table, by, behind, addr if by is None else None, screen)
         token = new_token()
         wid = secrets.token_hex(4)
         watcher = Watcher(wid, name, hash_token(token), behind, pending=invitation,
