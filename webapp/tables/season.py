@@ -22,13 +22,13 @@ while the file holds the hand, so a page costs one read of the file's rows after
 """
 from __future__ import annotations
 
-import calendar
 import logging
 import threading
 import time
 from typing import NamedTuple
 
 from . import history, names
+from .language import TABLE_ACTIONS
 from .seats import BOT_NAMES
 
 log = logging.getLogger("baraha")
@@ -46,9 +46,12 @@ class Played(NamedTuple):
     seats: tuple                # per seat: ("person", name), ("bot", level) or None
 
 
-def _at(doc: dict, fallback: float) -> float:
-    ended = doc.get("ended_at")
-    return float(calendar.timegm(time.strptime(ended, "%Y-%m-%dT%H:%M:%SZ"))) if ended else fallback
+def _at(row: dict, fallback: float) -> float:
+    """When the hand ended: its last game move's time as the journal wrote it (to the
+    microsecond: two tables' hands ending in one second keep their order)."""
+    ends = [a["at"] for a in row["actions"]
+            if a["at"] is not None and a["action"].get("do") not in TABLE_ACTIONS]
+    return ends[-1] if ends else (row["at"] or fallback)
 
 
 def _seats_at(table: dict, version: int) -> tuple:
@@ -78,7 +81,7 @@ def _played(store, table: dict, number: int, version: int) -> Played | None:
     if doc is None:
         return None
     r = doc["result"]
-    return Played(_at(doc, row["at"] or table["created"]), table["game"], r["end"] or "",
+    return Played(_at(row, table["created"]), table["game"], r["end"] or "",
                   tuple(r["winners"]), tuple(r["net"]), _seats_at(table, version))
 
 
