@@ -1,6 +1,7 @@
 """The server's CPU per request and per move, in-process: no sockets, no load generator.
 
     python bench/cost.py [--moves 300] [--profile FILE.prof] [--top 25]
+    python bench/cost.py --store-lock 10 [--bots hard] [--seconds 15]
 
 Builds the app as `baraha serve` does (create_app, with Flask-SocketIO's WSGI middleware in
 front) and calls it as gunicorn would, `app(environ, start_response)`, with the headers a
@@ -17,6 +18,12 @@ process (time.process_time, the least of 5 batches):
   since phase 2): the POST and the three `view` pushes (Socket.IO test clients).
 With --profile, the moves run under cProfile, written to FILE.prof and summarised (the
 functions with the most cumulative time).
+
+`--store-lock T` measures something else: T such tables (or, with --bots LEVEL, tables of
+one phone and two bots, which play at once after each of its moves) moved at the same time,
+each by its own thread about once a second (+-20%), as T families play. It prints the
+moves made in --seconds and bench/parts.py's figures of the store's one lock: the wait for
+it and how long each taking held it (wall time), and the CPU spent holding it, per move.
 
 All of the above are made back to back, with the machine's caches warm. `spaced` is the
 same ping and pushed move made once every --gap ms (20), as play makes them (a table moves
@@ -39,6 +46,7 @@ import re
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
@@ -217,6 +225,40 @@ def drawing(app, table) -> float:
         return per_call(lambda: partials.draw(t, view), 10, 3)
 
 
+def store_lock(app, tables: int, bots: str | None, seconds: float) -> dict:
+    """`--store-lock`: `tables` tables moved at once, each by its own thread about once a
+    second; the store's lock over `seconds` (bench/parts.py, installed before `app` was made)."""
+    from bench import parts
+    made = [Table(app, seed=i, bots={"1": bots, "2": bots} if bots else None)
+            for i in range(tables)]
+    stop, measuring, moves = threading.Event(), threading.Event(), [0]
+
+    def play(table: Table, seed: int) -> None:
+        rng = random.Random(seed)
+        while not stop.wait(rng.uniform(0.8, 1.2)):
+            try:
+                table.move()
+            except SystemExit:          # nobody has a move: this table is done
+                return
+            if measuring.is_set():
+                moves[0] += 1
+    threads = [threading.Thread(target=play, args=(t, i), daemon=True) for i, t in enumerate(made)]
+    for t in threads:
+        t.start()
+    time.sleep(2)                       # every table under way
+    before = (len(parts._store_waits), len(parts._store_holds), parts._store_held_cpu[0])
+    measuring.set()
+    time.sleep(seconds)
+    measuring.clear()
+    waits, holds = parts._store_waits[before[0]:], parts._store_holds[before[1]:]
+    held_cpu = parts._store_held_cpu[0] - before[2]
+    stop.set()
+    for t in threads:
+        t.join(30)
+    return {"tables": tables, "bots": bots, "seconds": seconds, "moves": moves[0],
+            "store_lock": parts.store_lock(waits, holds, held_cpu, max(1, moves[0]))}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=300)
@@ -224,8 +266,15 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--encoding", default=ENCODING, help=f"Accept-Encoding [{ENCODING}]")
     ap.add_argument("--gap", type=float, default=20.0, help="ms between spaced calls [20]")
+    ap.add_argument("--store-lock", type=int, metavar="T",
+                    help="instead: T tables moved at once, and the store's lock (see above)")
+    ap.add_argument("--bots", help="with --store-lock: one phone and two bots of this level a table")
+    ap.add_argument("--seconds", type=float, default=15.0, help="with --store-lock [15]")
     args = ap.parse_args(argv)
     Client.encoding = args.encoding
+    if args.store_lock:
+        from bench import parts
+        parts.time_store_lock()
     from webapp import create_app
     with tempfile.TemporaryDirectory() as tmp:
         # The rate limit still runs, with a rate no benchmark reaches (one process, no waits).
@@ -233,7 +282,12 @@ def main(argv=None) -> int:
         # versions of the code play the very same game.
         app = create_app({"DATABASE": f"{tmp}/cost.sqlite3", "BOT_DELAY": 0,
                           "RATE_LIMIT": (1e9, 10 ** 9),
-                          "DECK_SOURCE": lambda code, n: random.Random(n).sample(range(52), 52)})
+                          "DECK_SOURCE": lambda code, n: random.Random(n).sample(range(52), 52),
+                          "TABLES_PER_CLIENT": None})
+        if args.store_lock:
+            print(json.dumps({"machine": machine(), **store_lock(app, args.store_lock, args.bots,
+                                                                 args.seconds)}, indent=2))
+            return 0
         table = Table(app)
         for _ in range(20):             # warm: templates compiled, caches filled
             table.move()

@@ -46,7 +46,8 @@ and the server
 --far does the same with a 150 ms round trip (75 +- 5 ms each way, no loss): phones
 in another country, through a VPN or a cloud server (docs/FAR-AWAY.md).
 --parts adds where the server's CPU went, part by part, per move (thread CPU, timed in the
-worker), and its garbage collections (bench/parts.py).
+worker), its garbage collections, and how long a move waited for the store's lock (wall
+time: another table's write holding it) (bench/parts.py).
 Nothing but 127.0.0.0/8 is ever contacted.
 """
 from __future__ import annotations
@@ -74,7 +75,7 @@ from bench import parts  # noqa: E402
 from bench.loadserver import Quota, Server  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from bench.phones import Phone, Run  # noqa: E402
-from webapp.server.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
+from webapp.serve import more_files  # noqa: E402  (600 phones hold up to 1,800 sockets)
 
 PLAYERS = {"tongits": 3, "tonk": 3}
 # bench/air.py's settings per link: one-way delay and jitter (ms), packet loss.
@@ -337,8 +338,9 @@ def main(argv=None) -> int:
     ap.add_argument("--malloc-arenas", type=int,
                     help="MALLOC_ARENA_MAX for the server (create_app sets 2 when unset)")
     ap.add_argument("--parts", action="store_true",
-                    help="where the server's CPU goes, part by part, per move, and its "
-                         "garbage collections (bench/parts.py)")
+                    help="where the server's CPU goes, part by part, per move, its "
+                         "garbage collections and the wait for the store's lock "
+                         "(bench/parts.py)")
     ap.add_argument("--floor", choices=("ours", "stock"),
                     help="serve bench/floor.py's app instead of Baraha's: a pushed move's wire "
                          "work alone, with Baraha's transport (ours) or Flask-SocketIO's (stock)")

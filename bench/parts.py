@@ -7,6 +7,11 @@ collector stops every thread), put in by gunicorn's worker as it starts (the mas
 imports nothing more). As bench/load.py's window opens and closes it asks the worker for
 its running totals (`snapshot`), and prints each part per move. The parts nest (a request
 holds the move, the move its renders): they are not to be added up.
+
+Beside the CPU, the wall time each taking of the store's lock waited for another thread
+to let it go (webapp/tables/store.py: a move at one table waiting for another table's
+write), and how long each held it: per move, and one's p50, p99 and max; and the CPU
+spent holding it per move (its holders' thread time: the work done under it).
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import gc
 import importlib
 import json
 import os
+import statistics
 import threading
 import time
 from collections import defaultdict
@@ -38,6 +44,9 @@ _cpu: dict[str, float] = defaultdict(float)
 _calls: dict[str, int] = defaultdict(int)
 _gc = {"young_ms": 0.0, "young": 0, "full_ms": 0.0, "full": 0, "pauses_ms": []}
 _inside = threading.local()
+_store_waits: list[float] = []      # ms each taking of the store's lock waited, in order
+_store_holds: list[float] = []      # ms each taking held it
+_store_held_cpu = [0.0]             # the holders' thread CPU while they held it, seconds
 
 
 def _timed(label: str, fn):
@@ -70,6 +79,52 @@ def _collecting(phase: str, info: dict) -> None:
         _gc["pauses_ms"].append(round(ms, 1))
 
 
+class _WaitedLock:
+    """The store's lock, as it is (re-entrant), with how long each taking of it waited and
+    then held it (a thread's outermost taking only: one within it neither waits nor holds
+    any longer)."""
+
+    def __init__(self, lock):
+        self.lock = lock
+        self.mine = threading.local()
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        t = time.perf_counter()
+        got = self.lock.acquire(blocking, timeout)
+        depth = getattr(self.mine, "depth", 0)
+        if got:
+            self.mine.depth = depth + 1
+            if depth == 0:
+                self.mine.since, self.mine.cpu = time.perf_counter(), time.thread_time()
+                _store_waits.append((self.mine.since - t) * 1000)
+        return got
+
+    def release(self) -> None:
+        self.mine.depth -= 1
+        if self.mine.depth == 0:
+            _store_holds.append((time.perf_counter() - self.mine.since) * 1000)
+            _store_held_cpu[0] += time.thread_time() - self.mine.cpu
+        self.lock.release()
+
+    def __enter__(self):
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def time_store_lock() -> None:
+    """The store's lock of every Store made from now on is timed (bench/cost.py too)."""
+    from webapp.tables import store
+    made = store.Store.__init__
+
+    def init(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        self._lock = _WaitedLock(self._lock)
+    store.Store.__init__ = init
+
+
 def _answer(path: str) -> None:
     """The worker's side of `snapshot`: the totals, written whole, when asked."""
     ask = path + ".ask"
@@ -78,7 +133,10 @@ def _answer(path: str) -> None:
         if not os.path.exists(ask):
             continue
         totals = {"cpu": dict(_cpu), "calls": dict(_calls),
-                  "gc": dict(_gc, pauses_ms=list(_gc["pauses_ms"]))}
+                  "gc": dict(_gc, pauses_ms=list(_gc["pauses_ms"])),
+                  "store_waits_ms": [round(w, 3) for w in _store_waits],
+                  "store_holds_ms": [round(w, 3) for w in _store_holds],
+                  "store_held_cpu_s": _store_held_cpu[0]}
         with open(path + ".tmp", "w") as f:
             json.dump(totals, f)
         os.replace(path + ".tmp", path)
@@ -95,6 +153,7 @@ def install(path: str) -> None:
             for part in outer:
                 owner = getattr(owner, part)
             setattr(owner, name, _timed(label, getattr(owner, name)))
+        time_store_lock()
         gc.callbacks.append(_collecting)
         threading.Thread(target=_answer, args=(path,), daemon=True, name="bench-parts").start()
     os.register_at_fork(after_in_child=in_worker)
@@ -129,4 +188,24 @@ def per_move(before: dict, after: dict, moves: int, cpu_ms: float) -> dict:
                           "ms_per_move": round((g1[f"{kind}_ms"] - g0[f"{kind}_ms"]) / moves, 3)}
                    for kind in ("young", "full")}
     collections["pauses_10ms_or_more"] = g1["pauses_ms"][len(g0["pauses_ms"]):]
-    return {"parts_per_move": parts, "collections": collections}
+    waits = after["store_waits_ms"][len(before["store_waits_ms"]):]
+    holds = after["store_holds_ms"][len(before["store_holds_ms"]):]
+    cpu = after["store_held_cpu_s"] - before["store_held_cpu_s"]
+    return {"parts_per_move": parts, "collections": collections,
+            "store_lock": store_lock(waits, holds, cpu, moves)}
+
+
+def store_lock(waits: list[float], holds: list[float], held_cpu_s: float, moves: int) -> dict:
+    """The window's takings of the store's lock: the wait for it (per move, and one wait's
+    p50, p99, max) and how long each held it, which is what the others wait for; and the
+    work done while holding it (the holders' thread CPU), which other jobs on the machine
+    do not stretch."""
+    def spread(xs):
+        q = statistics.quantiles(xs, n=100, method="inclusive") if len(xs) >= 2 else None
+        return {"p50": round(q[49], 3) if q else None, "p99": round(q[98], 3) if q else None,
+                "max": round(max(xs, default=0), 3)}
+    return {"wait_ms_per_move": round(sum(waits) / moves, 3),
+            "takings_per_move": round(len(waits) / moves, 2),
+            "one_wait_ms": spread(waits), "waits_1ms_or_more": sum(w >= 1 for w in waits),
+            "held_ms_per_move": round(sum(holds) / moves, 3), "one_hold_ms": spread(holds),
+            "held_cpu_ms_per_move": round(1000 * held_cpu_s / moves, 3)}

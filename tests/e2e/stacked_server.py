@@ -30,9 +30,10 @@ def deck_source(scenario: dict):
     return source
 
 
-def build(db: str, scenario: dict | None, names=()):
+def build(db: str, scenario: dict | None, names=(), **config):
+    """`config`: more create_app settings (a test's SCHEDULER)."""
     return create_app({"DATABASE": db, "BOT_DELAY": 0, "TESTING": True, "TABLES_PER_CLIENT": None, "HOST_NAMES": list(names),
-                       "DECK_SOURCE": deck_source(scenario) if scenario else None})
+                       "DECK_SOURCE": deck_source(scenario) if scenario else None, **config})
 
 
 def main() -> None:

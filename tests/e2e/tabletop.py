@@ -82,9 +82,10 @@ def _act(table, seat, a) -> None:
     table.act(seat, table.view(seat)["version"], dict(a))
 
 
-def make(tables, decks, game: str, names, options=None):
-    """A table of three dealt `deal(game)`, everyone seated; returns it and the tokens."""
+def make(tables, decks, game: str, names, options=None, host: int = 0):
+    """A table of three dealt `deal(game)`, everyone seated (seat `host` first: the host);
+    returns it and the tokens."""
     t = tables.create(game, len(names), dict(options or {}, **({"hand_size": 12} if game == "tonk" else {})), {})
     decks[t.code] = ([parse(c) for c in deal(game)], 1)
-    tokens = [t.join(n, s)[1] for s, n in enumerate(names)]
-    return t, tokens
+    tokens = {s: t.join(names[s], s)[1] for s in sorted(range(len(names)), key=lambda s: s != host)}
+    return t, [tokens[s] for s in range(len(names))]

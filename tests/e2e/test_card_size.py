@@ -57,6 +57,7 @@ def choose(page, size: str) -> None:
         expect(page.locator("html:not([data-cards])")).to_have_count(1)
     else:
         expect(page.locator("html")).to_have_attribute("data-cards", size)
+        wait_js(page, "!!(document.getElementById('cards-css') || {}).sheet")  # its styles came
 
 
 def small_glyphs(page, least: float) -> list:

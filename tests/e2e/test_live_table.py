@@ -24,8 +24,8 @@ from werkzeug.serving import make_server
 from webapp import create_app
 from webapp.engine.cards import parse
 from webapp.tables import tables_of
-from webapp.tables.turns import Scheduler
 
+from .clock import Clock
 from .driver import act, wait_version
 from .fit import deck_of, phone_page, table_fits
 from tests.waiting import settled, wait_js
@@ -33,39 +33,6 @@ from tests.waiting import settled, wait_js
 pytestmark = pytest.mark.e2e
 BOT_DELAY = 0.25
 SHOWN_WITHIN = 4.0          # a change the server made must be on the page within this
-
-
-class Clock(Scheduler):
-    """Bots play after BOT_DELAY on real timers; the turn timer's end and the "away after a
-    minute offline" wait are kept until a test fires them, and the clock then jumps to them."""
-
-    def __init__(self, delay: float):
-        super().__init__(delay)
-        self.skew = 0.0
-        self.held: list[tuple[float, object, tuple]] = []
-        self.lock = threading.Lock()
-
-    def now(self) -> float:
-        return time.time() + self.skew
-
-    def later(self, fn, *args) -> None:
-        Scheduler.after(self, self.delay, fn, *args)
-
-    def after(self, seconds, fn, *args) -> None:
-        with self.lock:
-            self.held.append((self.now() + seconds, fn, args))
-
-    def fire(self, code: str) -> int:
-        """Runs the kept timers of table `code` (in this thread: outside any request, as a
-        timer thread would); returns how many."""
-        with self.lock:
-            due = [h for h in self.held if getattr(h[2][0], "code", None) == code]
-            for h in due:
-                self.held.remove(h)
-        for when, fn, args in sorted(due, key=lambda h: h[0]):
-            self.skew = max(self.skew, when - time.time() + 0.01)
-            fn(*args)
-        return len(due)
 
 
 @pytest.fixture(scope="module")
@@ -391,23 +358,34 @@ def test_the_host_sees_a_player_go_away_and_come_back_without_a_move(server, pho
     open_page(server, phone, code)                         # Ana sat first: the host
     open_page(server, second_phone, code)
     version = view(server, code, tokens[0])["version"]
-    offer = phone.locator("form", has_text="Let a bot play for Ben")
-    expect(offer).to_have_count(0)
+    # What waits for the host is a button beside the turn line that opens it.
+    asks = phone.locator(".host-btn")
+    offer = phone.locator("#host-sheet form", has_text="Let a bot play for Ben")
+    expect(asks).to_have_count(0)
     second_phone.close()                                   # Ben's phone goes (its socket closes)
+    wait_until(lambda: not view(server, code, tokens[0])["players"][1]["connected"])
+    phone.wait_for_timeout(500)                            # that push reached Ana's page
+    expect(phone.locator("#opponents .badge.away")).to_have_count(0)   # nothing yet
+    expect(offer).to_have_count(0)
     wait_until(lambda: server.clock.fire(code))            # a minute later he shows away
+    expect(phone.locator('#opponents [data-seat="1"] .badge.away')).to_have_count(1)
     assert [p["away"] for p in view(server, code, tokens[0])["players"]] == [False, True]
     try:
-        expect(offer).to_be_visible(timeout=SHOWN_WITHIN * 1000)
+        expect(asks).to_be_visible(timeout=SHOWN_WITHIN * 1000)
     except AssertionError as e:
         fresh = phone.request.get(f"{server.base}/t/{code}/view").text()
         raise AssertionError("the host's page offers no bot for Ben, who is away; a fresh GET "
                              f"of its view {'does' if 'Let a bot play for Ben' in fresh else 'does not either'}") from e
+    asks.click()
+    expect(offer).to_be_visible()
+    phone.keyboard.press("Escape")
     assert view(server, code, tokens[0])["version"] == version     # nothing moved
     back = second_phone.context.new_page()                 # Ben comes back
     back.goto(f"{server.base}/t/{code}")
     expect(back.locator("#view")).to_have_attribute("data-seat", "1")
     wait_until(lambda: not view(server, code, tokens[0])["players"][1]["away"])
-    expect(offer).to_have_count(0, timeout=SHOWN_WITHIN * 1000)
+    expect(asks).to_have_count(0, timeout=SHOWN_WITHIN * 1000)
+    expect(offer).to_have_count(0)
     assert view(server, code, tokens[0])["version"] == version
 
 
@@ -466,6 +444,7 @@ def test_a_watchers_page_follows_a_hand_and_looks_like_a_seats(server, phone, se
     assert r.status_code == 201, r.text
     lola = phone
     lola.goto(f"{server.base}/t/{code}/watch/{r.json()['token']}")
+    lola.locator("form[data-do=accept] button").click()
     open_page(server, ana, code)                           # Ana's page: what a seat sees
     wait_js(lola, "window.socket && window.socket.connected")
 

@@ -3,22 +3,33 @@ long names, chips of two digits and a minus, the dealer's D and "away" on every 
 turn dot and the nudge bell: every word whole, inside its box and at least 12px, every box
 no taller than a plain one (73px), and the whole table still on one screen, your own
 spread above your hand. Tong-its (two other players, opened and not), Tonk with four
-players, and the watch page's three Tong-its boxes. The other seats have no phone open, so
-each shows "away"."""
+players, and the watch page's three Tong-its boxes. Every other seat is away as the server
+says it (its phone had a socket and has had none for a minute: the module's server holds
+that minute until a test fires it, tests/e2e/clock.py), so each box shows "away". Ana is
+not the host here (Lola sat first): the host's offers of a bot for away seats are not what
+these boxes are measured with."""
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import expect
+import threading
+from types import SimpleNamespace
 
+import pytest
+import socketio
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from webapp import create_app
 from webapp.engine.cards import parse
+from webapp.tables import tables_of
 from webapp.tables.cookies import cookie_name
 from tests.waiting import settled
 
 from . import tabletop
+from .clock import Clock, wait_offline
 from .fit import boxes_whole, deck_of, owners_whole, phone_page, table_fits
-from .test_table import server  # noqa: F401  (the module's live server)
 
-pytestmark = pytest.mark.e2e
+# Python websocket clients close their sockets on werkzeug here (tests/conftest.py).
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("websocket_close_read_as_http")]
 
 PHONES = [(320, 568, "fil"), (320, 568, "en"), (360, 640, "fil"), (360, 640, "en")]
 IDS = [f"{w}x{h}-{lang}" for w, h, lang in PHONES]
@@ -38,6 +49,34 @@ SPREADS = [("AS", "2S", "3S"), ("AH", "2H", "3H"), ("AD", "2D", "3D"), ("4C", "5
 FILLER = ["9D", "8S", "7H", "10C", "9S", "8D", "7S", "10H"]
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    decks: dict = {}
+    clock = Clock(0)
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("boxes") / "t.sqlite3"), "BOT_DELAY": 0,
+                      "TESTING": True, "TABLES_PER_CLIENT": None, "SCHEDULER": clock,
+                      "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else decks.get((code, n))})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", tables=tables_of(app),
+                          decks=decks, clock=clock)
+    tables_of(app).shutdown()
+    srv.shutdown()
+    srv.server_close()
+
+
+def away(server, t, tokens, seats) -> None:
+    """Each of `seats` had a phone, which went a minute ago: away, as the server says."""
+    for seat in seats:
+        phone = socketio.Client(reconnection=False)
+        phone.connect(server.base, auth={"token": tokens[seat]}, transports=["websocket"],
+                      wait_timeout=10)
+        phone.disconnect()
+    wait_offline(t, seats)
+    server.clock.fire(t.code)
+    assert [t.view(0)["players"][s]["away"] for s in seats] == [True] * len(seats)
+
+
 def act(table, seat, action) -> None:
     table.act(seat, table.view(seat)["version"], dict(action))
 
@@ -48,7 +87,7 @@ def tonk_of_four(server):  # noqa: F811
     for number, hands in ((1, TONK_FIRST), (2, TONK_SECOND)):
         deck = [parse(c) for c in deck_of(hands, 2, FILLER if number == 2 else [])]
         server.decks[t.code if number == 1 else (t.code, number)] = (deck, 1)
-    tokens = [t.join(n, s)[1] for s, n in enumerate(NAMES)]
+    tokens = {s: t.join(NAMES[s], s)[1] for s in (1, 0, 2, 3)}      # Lola hosts
     act(t, 2, {"do": "drop"})
     for seat in range(4):
         act(t, seat, {"do": "next"})
@@ -80,8 +119,10 @@ def plain_and_whole(page, what: str, n: int) -> list[dict]:
 
 @pytest.mark.parametrize("w,h,lang", PHONES, ids=IDS)
 def test_tong_its_boxes_keep_long_names_chips_and_opened_whole(browser, server, w, h, lang):  # noqa: F811
-    t, tokens = tabletop.make(server.tables, server.decks, "tongits", NAMES[:3], {"jackpot": 10})
+    t, tokens = tabletop.make(server.tables, server.decks, "tongits", NAMES[:3], {"jackpot": 10},
+                              host=1)
     tabletop.fill(t, 2, 1)          # Ana and Lola have opened, Kuya has not; Lola to move
+    away(server, t, tokens, (1, 2))
     with phone_page(browser, w, h, lang) as page:
         open_as(server, page, t, tokens[0])
         expect(page.locator("#opponents .opp.turn .nudge-btn")).to_have_count(1)
@@ -98,6 +139,7 @@ def test_tong_its_boxes_keep_long_names_chips_and_opened_whole(browser, server, 
 @pytest.mark.parametrize("w,h,lang", PHONES, ids=IDS)
 def test_tonk_for_four_keeps_the_boxes_plain_and_your_spread_above_your_hand(browser, server, w, h, lang):  # noqa: F811
     t, tokens = tonk_of_four(server)
+    away(server, t, tokens, (1, 2, 3))
     with phone_page(browser, w, h, lang) as page:
         open_as(server, page, t, tokens[0])
         expect(page.locator("#view")).to_have_attribute("data-mine", "1")
@@ -114,8 +156,9 @@ def test_tonk_for_four_keeps_the_boxes_plain_and_your_spread_above_your_hand(bro
 
 @pytest.mark.parametrize("w,h,lang", PHONES, ids=IDS)
 def test_the_watch_page_keeps_every_players_opened_whole(browser, server, w, h, lang):  # noqa: F811
-    t, _ = tabletop.make(server.tables, server.decks, "tongits", NAMES[:3], {"jackpot": 10})
+    t, tokens = tabletop.make(server.tables, server.decks, "tongits", NAMES[:3], {"jackpot": 10})
     tabletop.fill(t, 2, 1)
+    away(server, t, tokens, (0, 1, 2))
     with phone_page(browser, w, h, lang) as page:
         page.goto(f"{server.base}/t/{t.code}/watch")
         page.fill("input[name=name]", "Lolo Pedring")
@@ -124,5 +167,6 @@ def test_the_watch_page_keeps_every_players_opened_whole(browser, server, w, h, 
         settled(page)
         boxes = plain_and_whole(page, f"the watch page at {w}x{h} {lang}", 3)
         assert all("-10" in b["text"] for b in boxes), boxes
+        assert page.locator("#opponents .badge.away").count() == 3
         assert page.evaluate("document.documentElement.scrollWidth") <= w
         page.screenshot(path=f"/tmp/boxes-watch-{w}x{h}-{lang}.png")

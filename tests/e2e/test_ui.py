@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 
+from .clock import Clock, wait_offline
 from .conftest import PHONE
 from .driver import CORNER, scenario, version, wait_version
 from .stacked_server import build
@@ -59,10 +60,12 @@ Element.prototype.animate = function () { window.__anims++; return animate.apply
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     doc = scenario("tongits-challenge.json")
-    app = build(str(tmp_path_factory.mktemp("ui") / "ui.sqlite3"), doc)
+    clock = Clock(0)        # "away": a minute after a phone went, when a test fires it
+    app = build(str(tmp_path_factory.mktemp("ui") / "ui.sqlite3"), doc, SCHEDULER=clock)
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", app=app, acts=doc["actions"])
+    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", app=app, acts=doc["actions"],
+                          clock=clock)
     tables_of(app).shutdown()
     srv.shutdown()
     srv.server_close()
@@ -160,12 +163,14 @@ def test_axe_finds_nothing_serious_on_any_screen(server, people):
     axe_both(ben, "join page")
     axe(ana, "waiting for players (invite open)")
 
-    table_at(server, people, 6)                               # Ana's turn, mid-hand
+    table = table_at(server, people, 6)                       # Ana's turn, mid-hand
     ana.locator('.hand .pick[data-card="KC"]').click(position=CORNER)       # K♣ picked: a meld glows
     expect(ana.locator(".meld.accepts")).to_have_count(1)
     axe_both(ana, "table, your turn, a card picked")
     dealer = int(ana.locator(".opp:has(.badge.dealer)").get_attribute("data-seat"))
     people[dealer].goto("about:blank")                      # the dealer's phone goes away
+    wait_offline(table, [dealer])
+    server.clock.fire(table.code)                           # a minute later: away
     expect(ana.locator(f'.opp.off[data-seat="{dealer}"]')).to_have_count(1)
     axe_both(ana, "table, the dealer away")
     axe(ben, "table, someone else's turn")

@@ -197,6 +197,23 @@ def _tonk_caught(env):
     return _page(env.client, code) + _page(ben, code)
 
 
+def _host_asks(env):
+    """The host's button and sheet: Ana lets a bot play Cy's seat, and Cy asks it back."""
+    code, phones, table = _tongits(env, 6)
+    r = env.client.post(f"/t/{code}/seats/2/bot", data={"level": "normal"},
+                        headers={**HX, "X-CSRF-Token": token_of(env.client)})
+    assert r.status_code == 200
+    r = phones[2].post(f"/t/{code}/seats/2/back", headers={**HX, "X-CSRF-Token": token_of(phones[2])})
+    assert r.status_code == 200
+    asker = env.app.test_client()           # a new phone asks for Ben's seat: a claim too
+    asker.set_cookie("baraha-lang", "fil")
+    r = asker.post(f"/t/{code}/seats/1/claim", data={"csrf_token": token_of(asker), "name": "Sam"})
+    assert r.status_code == 303
+    page = _page(env.client, code)
+    assert 'id="host-sheet"' in page and 'data-do="approve"' in page and "data-claim-code" in page
+    return page, ["Sam"]
+
+
 def _waiting(env):
     """Before the deal: the seats, the invite and the host's panel."""
     code = _create(env, players="3")
@@ -257,6 +274,7 @@ PAGES = [
     ("table: refusals and toasts", _refusals),
     ("table: Tonk with wilds", _tonk_wilds),
     ("table: Tonk, a drop caught", _tonk_caught),
+    ("table: what waits for the host, in its sheet", _host_asks),
     ("the table screen, mid-hand (and the host's list)", lambda env: _screen(env, 5)),
     ("the table screen, the settlement", _screen),
     ("the family's season", _season),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 
 from webapp.engine.cards import parse
 from webapp.tables import tables_of
@@ -79,7 +80,7 @@ def test_a_repeat_after_a_restart_is_still_applied_once(make_app):
 
 def test_a_closed_table_is_not_replayed_after_a_restart(make_app):
     api = Api(make_app().test_client())
-    code = api.create()
+    code = api.create(bots={"1": "easy", "2": "easy"})     # dealt: it has history
     token = api.join(code)
     api.client.post(f"/api/tables/{code}/close", headers={"Authorization": f"Bearer {token}"})
     api.act(code, token, 1, {"do": "draw"}, status=410)     # closed, still on screen
@@ -100,6 +101,48 @@ def test_a_bots_pending_turn_is_played_after_a_restart(make_app, decks):
 
     again = Api(make_app().test_client())   # no delay: the bot plays while loading
     assert again.view(code, tokens[0])["turn"] == 2
+
+
+def test_a_move_at_one_table_does_not_wait_for_another_tables_deal(make_app):
+    # The store's lock is held around the SQL of a move only: while one table works out its
+    # deal (held here in its deck source), a move at another table is answered at once, and
+    # a restart finds both.
+    slow, dealing, go_on = [], threading.Event(), threading.Event()
+
+    def deck_source(code, number):
+        if code in slow:
+            dealing.set()
+            go_on.wait(20)
+        return None
+    app = make_app(DECK_SOURCE=deck_source)
+    api = Api(app.test_client())
+    quick = api.create("tonk", 2)
+    tokens = [api.join(quick, "Ana"), api.join(quick, "Ben")]
+    slow.append(api.create("tonk", 2))
+    api.join(slow[0], "Cy")
+    joined, moved = [], []
+    last = threading.Thread(target=lambda: joined.append(
+        Api(app.test_client()).join(slow[0], "Di")))        # the deal follows her seat
+    last.start()
+    try:
+        assert dealing.wait(10)
+        token = next(t for t in tokens if api.view(quick, t)["legal"])
+        view = api.view(quick, token)
+        move = threading.Thread(target=lambda: moved.append(
+            Api(app.test_client()).act(quick, token, view["version"], view["legal"][0])))
+        move.start()
+        move.join(5)
+        assert moved, "the move waited for another table's deal"
+    finally:
+        go_on.set()
+        last.join(20)
+    assert joined and api.view(slow[0], joined[0])["phase"] != "waiting"
+    versions = {code: api.view(code, t)["version"] for code, t in ((quick, token), (slow[0], joined[0]))}
+    tables_of(app).shutdown()
+    again = Api(make_app().test_client())
+    assert {code: again.view(code, t)["version"]
+            for code, t in ((quick, token), (slow[0], joined[0]))} == versions
+    assert versions[quick] == view["version"] + 1
 
 
 def test_the_store_keeps_token_hashes_never_tokens(make_app, tmp_path):

@@ -66,10 +66,20 @@ class Table:
             assert seat is not None, "no person may move and the hand is not over"
             moves = [a for a in self.view(seat)["legal"] if a["do"] not in ("next", "close", "rematch")]
             self.act(seat, rng.choice(moves))
-        r = v["result"]
-        self.results.append((self.game, r["end"], tuple(r["winners"]), tuple(r["net"])))
+        self._record(v)
         for s in self.tokens if then_next else ():
             self.act(s, {"do": "next"})
+
+    def _record(self, v):
+        r = v["result"]
+        self.results.append((self.game, r["end"], tuple(r["winners"]), tuple(r["net"])))
+
+    def settled(self, clock):
+        """The hand dealt after the last Next may have ended at once (Tonk on the deal)."""
+        v = self.view(next(iter(self.tokens)))
+        if v["result"] is not None and v["hand_number"] > len(self.results):
+            self._record(v)
+            self.ended.append(next(clock))
 
 
 def expected(tables) -> tuple[dict, dict]:
@@ -126,6 +136,7 @@ def test_the_season_counts_each_person_across_tables_and_the_bots_apart(make_app
     b.play(rng=rng); b.ended.append(next(clock))
     a.play(rng=rng); a.ended.append(next(clock))
     b.play(rng=rng); b.ended.append(next(clock))
+    a.settled(clock), b.settled(clock)
     assert a.results[0][1:3] == ("tongit", (2,)) and a.results[1][1:3] == ("draw", (1,))
     people, bots = expected([a, b])
 
@@ -139,7 +150,7 @@ def test_the_season_counts_each_person_across_tables_and_the_bots_apart(make_app
     assert {p["name"].lower(): {k: v for k, v in p.items() if k != "name"} for p in month["people"]} == people
     assert {p["name"] for p in month["people"]} == {"lola", "Ben", "Cy", "Dan"}   # the name used last
     assert {x["level"]: {k: v for k, v in x.items() if k != "level"} for x in month["bots"]} == bots
-    assert people["lola"]["hands"] == 6 and bots["hard"]["hands"] == 3
+    assert people["lola"]["hands"] >= 6 and bots["hard"]["hands"] >= 3
     assert people["cy"]["tongits"] == 1 and people["ben"]["draws_won"] >= 1
     ranked = [p["name"] for p in month["people"]]
     assert ranked == sorted(ranked, key=lambda n: (-people[n.lower()]["wins"], -people[n.lower()]["chips"], n.lower()))
@@ -188,7 +199,7 @@ def test_a_seat_a_bot_played_from_the_deal_counts_for_the_bot(app, client):
     del t.tokens[1]                                             # Dan's phone leaves it to the bot
     t.act(0, {"do": "next"})
     assert t.view(0)["hand_number"] == 2
-    t.play(rng=rng)
+    t.play(rng=rng, then_next=False)
     month = client.get("/api/season").json["months"][0]
     assert {p["name"]: p["hands"] for p in month["people"]} == {"Ana": 2, "Dan": 1}
     assert [(b["level"], b["hands"]) for b in month["bots"]] == [("easy", 1)]

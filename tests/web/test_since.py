@@ -63,7 +63,9 @@ def test_the_settlement_says_who_called_who_answered_and_why_the_winner_won():
                  {"from": 0, "to": 1, "chips": 3, "why": "base"},
                  {"from": 2, "to": 1, "chips": 1, "why": "burned"}]))
     w = Words(v, viewer=0)
-    assert S.calls(w) == ["Seat 2 called Draw with 3", "Cy folded with 20", "You challenged with 14"]
+    # Cy never opened: the Draw did not ask her, and the settlement says so.
+    assert S.calls(w) == ["Seat 2 called Draw with 3", "Cy had not opened, so could not challenge (20)",
+                          "You challenged with 14"]
     assert S.because(w) == ["Seat 2 won: the lowest count, 3"]
     assert S.antes(w) == ("First deal: each player puts 2 in the side pot (6 in all); "
                           "that is the -2 beside every name")

@@ -17,15 +17,26 @@ from ..engine.cards import texts
 from .errors import Conflict, NotFound
 from . import seal
 from .language import TABLE_ACTIONS
+from .timer import AUTO
 
 
 def iso(at: float | None) -> str | None:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at)) if at is not None else None
 
 
+def _played(log: dict) -> list[dict]:
+    """The game's own actions of hand `log`, in order: the file's `actions`."""
+    return [a for a in log["actions"] if a["action"].get("do") not in TABLE_ACTIONS]
+
+
+def timed(log: dict) -> set[int]:
+    """Which of the file's actions (their indices) the turn timer made for a silent seat."""
+    return {i for i, a in enumerate(_played(log)) if (a.get("request") or "").startswith(AUTO)}
+
+
 def hand_file(game: str, players: int, log: dict) -> dict | None:
     """Hand `log` (Store.hand_log) as its file, or None while it is not over."""
-    played = [a for a in log["actions"] if a["action"].get("do") not in TABLE_ACTIONS]
+    played = _played(log)
     doc = {
         "game": game, "players": players, "options": log["options"],
         "dealer": log["dealer"], "match": log["match"],
@@ -75,6 +86,11 @@ def last_finished(table) -> int:
 
 def file_of(table, number: int) -> dict:
     """Finished hand `number` of a live table; 404 for no such hand, 409 while in play."""
+    return file_and_log(table, number)[0]
+
+
+def file_and_log(table, number: int) -> tuple[dict, dict]:
+    """file_of's file, and the log it was made from (for `timed`)."""
     with table.lock:
         if number < 1 or number > table.hand_number:
             raise NotFound(f"table {table.code} has no hand {number}")
@@ -85,7 +101,7 @@ def file_of(table, number: int) -> dict:
     doc = hand_file(table.game, table.players, log) if log is not None else None
     if doc is None:
         raise NotFound(f"table {table.code} has no finished hand {number}")
-    return doc
+    return doc, log
 
 
 def hands(table) -> list[dict]:

@@ -17,20 +17,24 @@ CLEARLY = 5         # points of count: less than this is a matter of taste
 MOMENTS = 3
 
 
-def review(doc: dict, seat: int) -> dict:
-    """{"seat", "moments": [{"version", "played", "better", "why" (facts), "lost"}]}; a
-    moment's version is the index of the played action in the file's `actions`."""
+def review(doc: dict, seat: int, timed=frozenset()) -> dict:
+    """{"seat", "moments": [{"version", "played", "better", "why" (facts), "lost"}],
+    "timed"}; a moment's version is the index of the played action in the file's `actions`.
+    `timed`: the indices of the moves the turn timer made (history.timed): they were not the
+    person's, so none is a moment; "timed" counts the seat's turns the timer played."""
     hand, actions = scenario.load(json.dumps({k: v for k, v in doc.items() if k != "result"}))
-    found = []
+    found, turns = [], 0
     for i, action in enumerate(actions):
-        if action.seat == seat and not hand.over:
+        if action.seat == seat and i in timed:
+            turns += action.do != "draw"        # a turn counts once, at its end
+        elif action.seat == seat and not hand.over:
             moment = _moment(hand, seat, action.to_json(), i)
             if moment is not None:
                 found.append(moment)
         hand = apply(hand, action)
     found.sort(key=lambda m: -m["lost"])
     kept = sorted(found[:MOMENTS], key=lambda m: m["version"])
-    return {"seat": seat, "moments": kept}
+    return {"seat": seat, "moments": kept, "timed": turns}
 
 
 def _moment(hand, seat: int, played: dict, index: int) -> dict | None:

@@ -20,7 +20,9 @@ Only the sha256 of a seat's or a watcher's token is stored, never the token.
 A write that fails (the disk is full, or any other SQLite error) is rolled back whole and
 raised as StorageFailed (tables/errors.py: 507 when full, 503 otherwise), logged in one
 line. `together()` makes several writes one transaction: a move and what follows from it
-(tables/table.py `Table.together`).
+(tables/table.py `Table.together`). The store's one lock is held only around the SQL of
+a transaction, never while a table works out what to write: a move at one table does not
+wait for another table's move, bots or deal.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ import sqlite3
 import threading
 import time
 
+from . import rows
 from .errors import StorageFailed
 
 log = logging.getLogger("baraha")
@@ -102,8 +105,45 @@ CREATE TABLE IF NOT EXISTS season_out (
 """
 
 
+class DamagedFile(Exception):
+    """The database file is damaged (SQLite's quick_check, or it cannot be read at all):
+    one line that says what to do (`baraha serve` prints it and stops)."""
+
+    def __init__(self, why: str):
+        why = " ".join(str(why).split())[:200]
+        super().__init__(f"the file is damaged ({why}; SQLite's quick_check): put a backup "
+                         f"in its place, or move it away to start afresh "
+                         f"(docs/OPERATIONS.md, Backups)")
+
+
+def _read(code, got: dict) -> dict:
+    """One table's rows read (tables/rows.py): its record with "problem" None, or naming the
+    first row that cannot be read ("events" then holds the log up to that row). A table
+    whose own row cannot be read is {"code", "problem"} alone."""
+    try:
+        rec = rows.table(got["table"])
+    except rows.BadRow as e:
+        return {"code": code, "problem": f"its row in the tables list: {e}"}
+    players, problems = rec["players"], []
+    for kind in ("seat", "deal", "action", "watcher"):
+        read = getattr(rows, kind)
+        for r in got[kind]:
+            try:
+                (rec["watchers"] if kind == "watcher" else rec["events"]).append(read(r, players))
+            except rows.BadRow as e:
+                problems.append(str(e))
+    rec["events"], gap = rows.in_order(rec["events"])
+    rec["problem"] = problems[0] if problems else gap
+    return rec
+
+
 def _dump(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+
+
+def _touch(conn, code: str) -> None:
+    """When the table's version last moved (lifecycle.py closes idle tables)."""
+    conn.execute("UPDATE tables SET touched = ? WHERE code = ?", (time.time(), code))
 
 
 def _private_file(path: str) -> None:
@@ -126,15 +166,32 @@ class Store:
         if path != ":memory:":
             _private_file(path)
         # One connection shared by every thread, used under a lock: the writes are few and
-        # small, and one connection keeps the transactions simple.
+        # small, and one connection keeps the transactions simple. The lock is held for the
+        # SQL of one transaction only (`_run`).
         # Where the file is: a failure to write there while it has no room left is the
         # full disk, whatever SQLite called it (a -shm file that could not grow: I/O error).
         self._folder = None if path == ":memory:" else os.path.dirname(os.path.abspath(path))
         self._conn = sqlite3.connect(path, check_same_thread=False)
-        # Re-entrant: `together` holds it around several writes, each of which takes it too.
         self._lock = threading.RLock()
-        self._depth = 0         # writes under way inside `together` (committed at the end)
+        # Per thread (a greenlet's own under gevent): `batch`, the writes of the `together`
+        # open there, kept in order until it ends, or None.
+        self._open = threading.local()
+        try:
+            self._prepare(durable)
+        except (sqlite3.DatabaseError, DamagedFile) as e:
+            self._conn.close()
+            if getattr(e, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT,
+                                                        sqlite3.SQLITE_NOTADB):
+                raise DamagedFile(str(e)) from None     # not a database, or a damaged one
+            raise
+
+    def _prepare(self, durable: bool) -> None:
         with self._lock:
+            # A damaged file is said in one line before anything reads it (a half-copied or
+            # truncated file used to fail later, table by table, with a traceback).
+            found = [r[0] for r in self._conn.execute("PRAGMA quick_check")]
+            if found != ["ok"]:
+                raise DamagedFile(f"{len(found)} problem(s), the first: {found[0]}")
             self._conn.execute("PRAGMA journal_mode=WAL")
             # Every commit is in the WAL file before the answer goes out, so an acknowledged
             # move survives the server being killed (tests/proof/test_crash.py). NORMAL: the
@@ -172,26 +229,45 @@ class Store:
 
     @contextlib.contextmanager
     def together(self):
-        """Every write inside is one transaction: committed at the end, or, if anything
-        fails, rolled back whole (a move and what follows it, a `next` and its deal). The
-        store's lock is held throughout: no other write can commit half of it."""
+        """Every write made inside, on this thread, is one transaction (a move and what
+        follows it, a `next` and its deal): the writes are kept in order while the caller
+        works, then executed and committed at the end, under the store's lock; if anything
+        fails (inside, or in the SQL) none of it is kept. One inside another is part of it."""
+        if getattr(self._open, "batch", None) is not None:
+            yield
+            return
+        batch = self._open.batch = []
+        try:
+            yield
+        finally:
+            self._open.batch = None
+        if batch:
+            self._run(batch)
+
+    def _write(self, what: str, write) -> None:
+        """One write, `write(connection)`: kept for the `together` open on this thread, or
+        its own transaction now."""
+        batch = getattr(self._open, "batch", None)
+        if batch is not None:
+            batch.append((what, write))
+        else:
+            self._run([(what, write)])
+
+    def _run(self, batch: list):
+        """The writes of one transaction, in order, then its commit: under the store's lock,
+        and only these. Anything fails: all of it is rolled back and StorageFailed raised.
+        Returns the last write's result."""
         with self._lock:
-            self._depth += 1
             try:
-                yield
+                for what, write in batch:
+                    with self._failing(what):
+                        result = write(self._conn)
+                with self._failing("a commit"):
+                    self._conn.commit()
             except BaseException:
-                self._depth -= 1
-                if self._depth == 0:
-                    self._rollback()
+                self._rollback()
                 raise
-            self._depth -= 1
-            if self._depth == 0:
-                try:
-                    with self._failing("a commit"):
-                        self._conn.commit()
-                except StorageFailed:
-                    self._rollback()
-                    raise
+        return result
 
     def _rollback(self) -> None:
         try:
@@ -217,117 +293,118 @@ class Store:
         except OSError:
             return False
 
-    @contextlib.contextmanager
-    def _tx(self, what: str):
-        """One write: its own transaction, or a part of the one `together` holds open."""
-        with self._lock:
-            try:
-                with self._failing(what):
-                    yield self._conn
-                    if self._depth == 0:
-                        self._conn.commit()
-            except BaseException:
-                if self._depth == 0:
-                    self._rollback()
-                raise
-
-    def _write(self, sql: str, args: tuple) -> None:
-        with self._tx(sql.split("(")[0].strip().lower()) as conn:
+    def _insert(self, sql: str, args: tuple) -> None:
+        """A row of a table's log (args[0] its code), and the table touched."""
+        def write(conn):
             conn.execute(sql, args)
-            self._touch(args[0])
-
-    def _touch(self, code: str) -> None:
-        self._conn.execute("UPDATE tables SET touched = ? WHERE code = ?", (time.time(), code))
+            _touch(conn, args[0])
+        self._write(sql.split("(")[0].strip().lower(), write)
 
     def create_table(self, code: str, game: str, players: int, options: dict, bots: dict,
                      created: float, creator: str | None = None) -> None:
-        with self._tx("a new table"):
-            self._free(code)
-            self._conn.execute(
+        def write(conn):
+            self._free(conn, code)
+            conn.execute(
                 "INSERT INTO tables (code, game, players, options, bots, created, creator, "
                 "touched) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (code, game, players, _dump(options), _dump(bots), created, creator, created))
+        self._write("a new table", write)
 
-    def _free(self, code: str) -> None:
+    @staticmethod
+    def _free(conn, code: str) -> None:
         """A closed table's code may be used again: its history is kept under the code and
         its closing time ("ABCD.1767225600"), the way people remember it anyway."""
-        row = self._conn.execute("SELECT closed FROM tables WHERE code = ?", (code,)).fetchone()
+        row = conn.execute("SELECT closed FROM tables WHERE code = ?", (code,)).fetchone()
         if row is None:
             return
         if row[0] is None:
             raise ValueError(f"table {code} is still open")
-        old = f"{code}.{int(row[0])}"
-        self._conn.execute("PRAGMA defer_foreign_keys = ON")     # children first, then parent
+        stamp = row[0] if isinstance(row[0], (int, float)) else time.time()    # a damaged row
+        old = f"{code}.{int(stamp)}"
+        conn.execute("PRAGMA defer_foreign_keys = ON")     # children first, then parent
         for name in ("seats", "hands", "actions", "tables"):
-            self._conn.execute(f"UPDATE {name} SET code = ? WHERE code = ?", (old, code))
-        self._conn.execute("DELETE FROM watchers WHERE code = ?", (code,))
+            conn.execute(f"UPDATE {name} SET code = ? WHERE code = ?", (old, code))
+        conn.execute("DELETE FROM watchers WHERE code = ?", (code,))
 
     def add_seat(self, code: str, version: int, seat: int, name: str | None,
                  token_hash: str | None, bot: str | None) -> None:
-        self._write("INSERT INTO seats (code, version, seat, name, token_hash, bot) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (code, version, seat, name, token_hash, bot))
+        self._insert("INSERT INTO seats (code, version, seat, name, token_hash, bot) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", (code, version, seat, name, token_hash, bot))
 
     def add_hand(self, code: str, version: int, number: int, deck: list[int], dealer: int,
                  match: dict, options: dict, salt: str | None = None,
                  at: float | None = None) -> None:
-        self._write("INSERT INTO hands (code, number, version, deck, dealer, match, options, "
-                    "salt, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (code, number, version, _dump(deck), dealer, _dump(match), _dump(options),
-                     salt, at))
+        self._insert("INSERT INTO hands (code, number, version, deck, dealer, match, options, "
+                     "salt, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (code, number, version, _dump(deck), dealer, _dump(match), _dump(options),
+                      salt, at))
 
     def add_action(self, code: str, version: int, hand_number: int, seat: int | None,
                    action: dict, request: str, closed: float | None = None,
                    salt: str | None = None, at: float | None = None) -> None:
-        with self._tx("an action"):
-            self._conn.execute(
+        row = (code, version, hand_number, seat, _dump(action), request, salt, at)
+
+        def write(conn):
+            conn.execute(
                 "INSERT INTO actions (code, version, hand_number, seat, action, request, salt, "
-                "at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (code, version, hand_number, seat, _dump(action), request, salt, at))
+                "at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
             if closed is not None:
-                self._conn.execute("UPDATE tables SET closed = ? WHERE code = ?", (closed, code))
-            self._touch(code)
+                conn.execute("UPDATE tables SET closed = ? WHERE code = ?", (closed, code))
+            _touch(conn, code)
+        self._write("an action", write)
 
     def add_watcher(self, code: str, wid: str, name: str, token_hash: str,
                     behind: int | None, pending: bool = False, addr: str | None = None,
                     screen: bool = False) -> None:
-        with self._tx("a watcher"):
-            self._conn.execute("INSERT INTO watchers (code, id, name, token_hash, behind, came, "
-                               "pending, addr, screen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (code, wid, name, token_hash, behind, time.time(),
-                                1 if pending else None, addr, 1 if screen else None))
+        row = (code, wid, name, token_hash, behind, time.time(), 1 if pending else None, addr,
+               1 if screen else None)
+        self._write("a watcher", lambda conn: conn.execute(
+            "INSERT INTO watchers (code, id, name, token_hash, behind, came, pending, addr, "
+            "screen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row))
 
     def accept_watcher(self, code: str, wid: str, token_hash: str) -> None:
         """An invitation was opened: its watcher's own token replaces the invitation's."""
-        with self._tx("a watcher's token"):
-            self._conn.execute("UPDATE watchers SET token_hash = ?, pending = NULL "
-                               "WHERE code = ? AND id = ?", (token_hash, code, wid))
+        self._write("a watcher's token", lambda conn: conn.execute(
+            "UPDATE watchers SET token_hash = ?, pending = NULL WHERE code = ? AND id = ?",
+            (token_hash, code, wid)))
 
     def remove_watcher(self, code: str, wid: str) -> None:
-        with self._tx("a watcher's end"):
-            self._conn.execute("DELETE FROM watchers WHERE code = ? AND id = ?", (code, wid))
+        self._write("a watcher's end", lambda conn: conn.execute(
+            "DELETE FROM watchers WHERE code = ? AND id = ?", (code, wid)))
+
+    def delete_table(self, code: str) -> None:
+        """Every row of table `code` (a table closed before it ever dealt: no history)."""
+        def write(conn):
+            for name in ("watchers", "seats", "actions", "hands", "tables"):
+                conn.execute(f"DELETE FROM {name} WHERE code = ?", (code,))
+        self._write("deleting a table that never dealt", write)
 
     def close_idle(self, before: float, now: float) -> int:
         """Mark closed every open table untouched since `before` (at start-up: they are not
         replayed). The log keeps no close row for them; `closed` says when."""
-        with self._tx("closing idle tables"):
-            return self._conn.execute(
-                "UPDATE tables SET closed = ? WHERE closed IS NULL AND "
-                "COALESCE(touched, created) < ?", (now, before)).rowcount
+        return self._run([("closing idle tables", lambda conn: conn.execute(
+            "UPDATE tables SET closed = ? WHERE closed IS NULL AND "
+            "COALESCE(touched, created) < ?", (now, before)).rowcount)])
 
     def prune(self, before: float, batch: int = 500) -> int:
-        """Forget closed tables closed before `before`, `batch` at a time (a short lock)."""
+        """Forget closed tables closed before `before`, and closed ones that never dealt (a
+        table closed idle at start-up, or left by a crash before it was deleted), `batch` at
+        a time (a short lock)."""
+        def forget(conn) -> int:
+            codes = [r[0] for r in conn.execute(
+                "SELECT code FROM tables WHERE closed IS NOT NULL AND (closed < ? OR NOT "
+                "EXISTS (SELECT 1 FROM hands WHERE hands.code = tables.code)) LIMIT ?",
+                (before, batch))]
+            if not codes:
+                return 0
+            marks = ",".join("?" * len(codes))
+            for name in ("watchers", "seats", "hands", "actions", "tables"):
+                conn.execute(f"DELETE FROM {name} WHERE code IN ({marks})", codes)
+            return len(codes)
         gone = 0
-        while True:
-            with self._tx("pruning old tables"):
-                codes = [r[0] for r in self._conn.execute(
-                    "SELECT code FROM tables WHERE closed IS NOT NULL AND closed < ? LIMIT ?",
-                    (before, batch))]
-                if not codes:
-                    return gone
-                marks = ",".join("?" * len(codes))
-                for name in ("watchers", "seats", "hands", "actions", "tables"):
-                    self._conn.execute(f"DELETE FROM {name} WHERE code IN ({marks})", codes)
-            gone += len(codes)
+        while n := self._run([("pruning old tables", forget)]):
+            gone += n
+        return gone
 
     def load_one(self, code: str) -> dict | None:
         """One open table as `load_all` reads it (a table put back as the file has it, after
@@ -337,49 +414,42 @@ class Store:
 
     def load_all(self, code: str | None = None) -> list[dict]:
         """Every open table with its log and its watchers: {"code", ..., "events": [(version,
-        kind, data)], "watchers": [{"id", "name", "token_hash", "behind"}]}.
+        kind, data)], "watchers": [{"id", "name", "token_hash", "behind"}]}, or, for a table
+        a row of which cannot be read (tables/rows.py), {"code", "problem": why}.
         Closed ones stay in the file as history and are not read: start-up does not grow
         with the history (the log's keys begin with the code). `code`: that table only."""
         which = "closed IS NULL" + (" AND code = ?" if code is not None else "")
         args = (code,) if code is not None else ()
         live = f"code IN (SELECT code FROM tables WHERE {which})"
+        raw: dict = {}
+        try:
+            self._read_raw(raw, which, live, args)
+        except sqlite3.DatabaseError as e:      # a page quick_check let by: still one line
+            if getattr(e, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT,
+                                                        sqlite3.SQLITE_NOTADB):
+                raise DamagedFile(str(e)) from None
+            raise
+        return [_read(code, got) for code, got in raw.items()]
+
+    def _read_raw(self, raw: dict, which: str, live: str, args: tuple) -> None:
         with self._lock:
             conn = self._conn
-            tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2],
-                             "options": json.loads(r[3]), "bots": json.loads(r[4]),
-                             "created": r[5], "closed": r[6], "creator": r[7],
-                             "touched": r[8] or r[5], "events": [], "watchers": []}
-                      for r in conn.execute("SELECT code, game, players, options, bots, "
-                                            "created, closed, creator, touched FROM tables "
-                                            f"WHERE {which} ORDER BY created", args)}
-            for code, version, seat, name, token_hash, bot in conn.execute(
-                    f"SELECT code, version, seat, name, token_hash, bot FROM seats WHERE {live}",
-                    args):
-                tables[code]["events"].append((version, "seat", {
-                    "seat": seat, "name": name, "token_hash": token_hash, "bot": bot}))
-            for code, version, number, deck, dealer, match, options, salt, at in conn.execute(
-                    f"SELECT code, version, number, deck, dealer, match, options, salt, at "
-                    f"FROM hands WHERE {live}", args):
-                tables[code]["events"].append((version, "deal", {
-                    "number": number, "deck": json.loads(deck), "dealer": dealer,
-                    "match": json.loads(match), "options": json.loads(options),
-                    "salt": salt, "at": at}))
-            for code, version, hand_number, seat, action, request, salt, at in conn.execute(
-                    f"SELECT code, version, hand_number, seat, action, request, salt, at "
-                    f"FROM actions WHERE {live}", args):
-                tables[code]["events"].append((version, "action", {
-                    "hand_number": hand_number, "seat": seat, "action": json.loads(action),
-                    "request": request, "salt": salt, "at": at}))
-            for code, wid, name, token_hash, behind, pending, addr, screen in conn.execute(
-                    f"SELECT code, id, name, token_hash, behind, pending, addr, screen "
-                    f"FROM watchers WHERE {live} ORDER BY came, rowid", args):
-                tables[code]["watchers"].append({"id": wid, "name": name,
-                                                 "token_hash": token_hash, "behind": behind,
-                                                 "pending": bool(pending), "addr": addr,
-                                                 "screen": bool(screen)})
-        for t in tables.values():
-            t["events"].sort(key=lambda e: e[0])
-        return list(tables.values())
+            for r in conn.execute("SELECT code, game, players, options, bots, created, closed, "
+                                  f"creator, touched FROM tables WHERE {which} ORDER BY rowid",
+                                  args):
+                raw[r[0]] = {"table": r, "seat": [], "deal": [], "action": [], "watcher": []}
+            for kind, sql in (
+                    ("seat", "SELECT code, version, seat, name, token_hash, bot FROM seats"),
+                    ("deal", "SELECT code, version, number, deck, dealer, match, options, "
+                             "salt, at FROM hands"),
+                    ("action", "SELECT code, version, hand_number, seat, action, request, "
+                               "salt, at FROM actions"),
+                    ("watcher", "SELECT code, id, name, token_hash, behind, pending, addr, "
+                                "screen FROM watchers")):
+                order = " ORDER BY came, rowid" if kind == "watcher" else ""
+                for r in conn.execute(f"{sql} WHERE {live}{order}", args):
+                    if r[0] in raw:
+                        raw[r[0]][kind].append(r[1:])
 
     def table_of(self, code: str) -> dict | None:
         """{"game", "players", "options", "closed"} of table `code` (open or closed), or None."""
@@ -391,7 +461,8 @@ class Store:
 
     def hand_log(self, code: str, number: int) -> dict | None:
         """Hand `number` of table `code` as written: its deal row and its action rows in
-        order (the table's own actions among them), or None. Read for the hand's file,
+        order (the table's own actions among them; each with its request key, which says
+        whether the turn timer made it), or None. Read for the hand's file,
         which is only made once the hand is over (tables/history.py)."""
         with self._lock:
             row = self._conn.execute(
@@ -400,12 +471,13 @@ class Store:
             if row is None:
                 return None
             acts = self._conn.execute(
-                "SELECT seat, action, salt, at FROM actions WHERE code = ? AND hand_number = ? "
-                "ORDER BY version", (code, number)).fetchall()
+                "SELECT seat, action, salt, at, request FROM actions WHERE code = ? AND "
+                "hand_number = ? ORDER BY version", (code, number)).fetchall()
         return {"number": number, "deck": json.loads(row[0]), "dealer": row[1],
                 "match": json.loads(row[2]), "options": json.loads(row[3]), "salt": row[4],
                 "at": row[5], "actions": [{"seat": a[0], "action": json.loads(a[1]),
-                                           "salt": a[2], "at": a[3]} for a in acts]}
+                                           "salt": a[2], "at": a[3], "request": a[4]}
+                                          for a in acts]}
 
     def season_rows(self) -> list[dict]:
         """Every table the file holds, open or closed, oldest first, as the season reads it
@@ -436,12 +508,13 @@ class Store:
 
     def leave_out(self, who: str, out: bool) -> None:
         """Leave the name whose skeleton is `who` out of the season (`out`), or put it back."""
-        with self._tx("the season's list of who is left out"):
-            if out:
-                self._conn.execute("INSERT OR REPLACE INTO season_out (who, at) VALUES (?, ?)",
-                                   (who, time.time()))
-            else:
-                self._conn.execute("DELETE FROM season_out WHERE who = ?", (who,))
+        if out:
+            row = (who, time.time())
+            self._write("the season's list of who is left out", lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO season_out (who, at) VALUES (?, ?)", row))
+        else:
+            self._write("the season's list of who is left out", lambda conn: conn.execute(
+                "DELETE FROM season_out WHERE who = ?", (who,)))
 
     def hand_count(self, code: str) -> int:
         """How many hands table `code` has dealt."""

@@ -15,11 +15,13 @@ host's list words it. It comes by the watch link and counts toward OPEN_MAX; fro
 address at most SCREENS_PER_ADDRESS, apart from the named ones: a further one (the same
 screen opened again without its cookie, a new window) takes the place of the oldest, which
 stops working, so a screen is never refused for its own earlier selves.
-An invitation (the page's "Sit behind me") is a watcher whose token works once: opening
-its link trades it for the watcher's own token (`accept`); until then it reads nothing,
-after that the link is refused. (A token the API gave may be traded so once too.) A seat making a new invitation replaces its unused one.
+An invitation (the page's "Sit behind me") is a watcher whose token works once: accepting
+its link (the button its page shows: a POST, so a chat app's link preview spends nothing)
+trades it for the watcher's own token (`accept`); until then it reads nothing, after that
+the link is refused. (A token the API gave may be traded so once too.) A seat making a new invitation replaces its unused one.
 The host may end any watcher, a seat the watchers behind it; an ended watcher's token,
-and every watcher's once the table closes, stops working, and its sockets are closed.
+and every watcher's once the table closes, stops working, and its sockets are closed. A
+seat handed to another phone ends every watcher behind it (claims.py, `end_behind`).
 """
 from __future__ import annotations
 
@@ -125,6 +127,15 @@ def add(table, name, behind: int | None = None, *, by: int | None = None,
     return watcher, token
 
 
+def invited(table, token) -> Watcher | None:
+    """The watcher a watch link's token would let in, without spending it (the link's GET,
+    which a chat app's preview makes too); None when it is spent or not valid."""
+    with table.lock:
+        if table.closed:
+            return None
+        return _match(table, token, pending=True) or _match(table, token, pending=False)
+
+
 def accept(table, token) -> tuple[Watcher, str]:
     """A watch link opened (`/t/CODE/watch/TOKEN`): its token is spent, and a new one is
     the watcher's own (shown once, to this browser). An invitation's token, or a token the
@@ -191,6 +202,18 @@ def remove(table, wid, by: int | None) -> None:
         version = table.version
     table.revoked("watcher", wid)       # its sockets hear nothing more, not even this
     table._notify(version)
+
+
+def end_behind(table, seat: int) -> list[Watcher]:
+    """End every watcher behind `seat` (its seat was handed to another phone: whoever the
+    old holder let see its hand sees no more). Called under the table's lock, inside the
+    write of the seat's hand-off (Table.together); the caller closes their sockets
+    (table.revoked) once it is written."""
+    ended = [w for w in list(table.watchers.values()) if w.behind == seat]
+    for w in ended:
+        table.store.remove_watcher(table.code, w.id)
+        del table.watchers[w.id]
+    return ended
 
 
 def view(table, watcher: Watcher, worded: bool = True) -> dict:

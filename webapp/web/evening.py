@@ -14,7 +14,7 @@ from ..engine.cards import parse, texts
 from ..engine.views import event_for, result_of
 from ..tables import history, report, seal
 from .. import words as W
-from . import chart, present
+from . import chart, inputs, present
 from .seats import seated
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
@@ -55,7 +55,7 @@ def step_view(table, doc: dict, step: int, seat: int) -> dict:
     events = [event_for(e, e.seat if e.seat is not None else seat, hand.dealer)
               for e in hand.events]
     players = [{**p, "opened": hand.opened[p["seat"]], "cards": len(hand.hands[p["seat"]]),
-                "connected": True, "ready": False} for p in _names(table)]
+                "connected": True, "ready": False, "away": False} for p in _names(table)]
     return {"code": table.code, "game": doc["game"], "seat": seat, "players": players,
             "options": doc["options"], "phase": hand.phase, "turn": hand.turn,
             "dealer": hand.dealer, "events": events, "hand": [],
@@ -73,10 +73,7 @@ def step_view(table, doc: dict, step: int, seat: int) -> dict:
 def replay(table, seat: int, number: int):
     doc = history.file_of(table, number)
     total = len(doc["actions"])
-    try:
-        step = int(request.args.get("step", 0))
-    except ValueError:
-        step = 0
+    step = inputs.whole(request.args.get("step"), 4) or 0
     step = max(0, min(total, step))
     view = step_view(table, doc, step, seat)
     words = W.Words(view, viewer=seat, card=present.card_label, cards=present.cards_label,

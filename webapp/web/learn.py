@@ -46,18 +46,21 @@ def hint(code: str):
 
 
 def reviewed(table, seat: int, number: int) -> dict:
-    """Finished hand `number` reviewed for `seat`, its reasons worded for this phone."""
-    doc = history.file_of(table, number)
+    """Finished hand `number` reviewed for `seat`, its reasons worded for this phone; the
+    moves the turn timer made for it are not its own, and are only counted ("timed")."""
     kept = table.reviews
     found = kept.get((number, seat))
     if found is None:
-        found = kept[(number, seat)] = review(doc, seat)
+        doc, log = history.file_and_log(table, number)
+        found = kept[(number, seat)] = review(doc, seat, history.timed(log))
+    else:
+        doc = history.file_of(table, number)
     # The hand is over: every card may be named; the names are the table's.
     words = reader_words({"game": table.game, "seat": seat, "result": doc["result"],
                           "players": [{"name": st.name} for st in table.seats]})
-    return {"seat": seat, "moments": [
+    return {"seat": seat, "timed": found["timed"], "moments": [
         {"version": m["version"], "played": m["played"], "better": m["better"],
-         "why": moment_words(words, m["why"]), "did": played_words(words, m["played"])}
+         "why": moment_words(words, m["why"], m["better"]), "did": played_words(words, m["played"])}
         for m in found["moments"]]}
 
 
@@ -69,11 +72,14 @@ def played_words(words: W.Words, played: dict) -> str:
     return words.template("review.played").format(did=did)
 
 
-def moment_words(words: W.Words, fact: dict) -> str:
-    said = why(words, fact)
+def moment_words(words: W.Words, fact: dict, better: dict) -> str:
+    """Why the better move, as a whole sentence, then the counts: the count your move left,
+    and the one the better move leaves (a meld or a lay-off: with the best discard after it,
+    which is where its count comes from; its reason's own numbers are before that discard)."""
+    said = words.template("review.why").format(why=why(words, fact))
     if "played_after" in fact:
-        said += " " + words.template("review.count").format(
-            mine=fact["played_after"], best=fact["better_after"])
+        key = "review.count" if better.get("do") == "discard" else "review.count.then"
+        said += " " + words.template(key).format(mine=fact["played_after"], best=fact["better_after"])
     return said
 
 
@@ -90,6 +96,7 @@ def review_panel(code: str, number: int):
     """"Your hand, reviewed": the panel under a finished hand's result (HTML)."""
     table = tables_of(current_app).get(code)
     got = reviewed(table, seat_at(table), number)
-    resp = make_response(render_template("table/_review.html", moments=got["moments"]))
+    resp = make_response(render_template("table/_review.html", moments=got["moments"],
+                                         timed=got["timed"]))
     resp.mimetype = "text/html"
     return resp

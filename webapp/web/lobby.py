@@ -13,7 +13,7 @@ from ..tables.errors import WebError
 from ..tables.cookies import cookie_name, seat_tokens
 from ..tables import BOT_LEVELS, tables_of
 from ..tables.match import OPTIONS as MATCH, TABLE_OPTIONS
-from . import guard, present
+from . import guard, inputs, present
 
 bp = Blueprint("lobby", __name__)
 
@@ -103,10 +103,8 @@ def read_options(game: str, form) -> dict:
         if isinstance(o.default, bool):
             value = {"true": True, "false": False}.get(raw.lower(), raw)
         elif isinstance(o.default, int):
-            try:
-                value = int(raw)
-            except ValueError:
-                value = raw
+            number = inputs.whole(raw, 6)       # else the text: the engine names it
+            value = raw if number is None else number
         else:
             value = raw
         if value != o.default or type(value) is not type(o.default):
@@ -121,7 +119,8 @@ def read_pace(form) -> dict:
     """The turn timer and watchers fields (both games) as table options."""
     pace = {}
     raw = (form.get("pace.turn_seconds") or "0").strip()
-    pace["turn_seconds"] = int(raw) if raw.isdigit() else raw      # the table checks it
+    seconds = inputs.whole(raw, 4)
+    pace["turn_seconds"] = raw if seconds is None else seconds      # the table checks it
     if (form.get("pace.watchers") or "true") == "false":
         pace["watchers"] = False
     return pace
@@ -150,6 +149,30 @@ def held_tables() -> list[str]:
     return codes
 
 
+def own_tables() -> list[dict]:
+    """At its cap of open tables, the tables this phone made (its address: the ones the
+    cap counts), each with the seat this browser holds there: the host's may close it,
+    another seat may leave it (templates/lobby/_own_tables.html). Empty below the cap."""
+    tables = tables_of(current_app)
+    if not tables.at_cap(request.remote_addr):
+        return []
+    held = seat_tokens(request.cookies)
+    out = []
+    for t in tables.made_by(request.remote_addr):
+        seat = None
+        if t.code in held:
+            try:
+                seat = t.seat_of(held[t.code])
+            except WebError:
+                seat = None
+        people = [st.name for st in t.seats if st.name and not st.bot]
+        out.append({"code": t.code, "game": GAMES.get(t.game, t.game), "people": people,
+                    "hand": t.hand_number, "seat": seat,
+                    "host": seat is not None and seat == t.host,
+                    "host_name": t.seat_name(t.host) if t.host is not None else None})
+    return out
+
+
 def _home(error: str | None = None, form=None, status: int = 200):
     form = form or {}
     body = render_template(
@@ -159,8 +182,22 @@ def _home(error: str | None = None, form=None, status: int = 200):
         hints={g: next(f for f in option_fields(g) if f["name"] == "hints") for g in GAMES},
         error=error, form=form,
         name=form.get("name") or request.cookies.get(NAME_COOKIE, ""),
-        code=(request.args.get("code") or "").strip().upper()[:8], held=held_tables())
+        code=(request.args.get("code") or "").strip().upper()[:8], held=held_tables(),
+        own=own_tables(), done=_done())
     return body, status
+
+
+def _done() -> str | None:
+    """What the phone just did from its list of tables: "Table K7QF is closed." (the
+    close and leave posts come back here with ?closed= or ?left=)."""
+    def sent(key: str) -> str | None:
+        code = (request.args.get(key) or "").strip().upper()
+        return code if 0 < len(code) <= 8 and code.isascii() and code.isalnum() else None
+    if sent("closed"):
+        return _("Table %(code)s is closed.", code=sent("closed"))
+    if sent("left"):
+        return _("You left table %(code)s: a bot plays your seat.", code=sent("left"))
+    return None
 
 
 @bp.get("/")
@@ -227,3 +264,14 @@ def set_seat_cookie(resp, code: str, token: str) -> None:
     """The same cookie as POST /api/tables/CODE/seats: HttpOnly, read by the socket too."""
     resp.set_cookie(cookie_name(code), token, max_age=COOKIE_AGE, path="/", httponly=True,
                     samesite="Lax", secure=request.is_secure)
+
+
+def forget_seat_cookie(resp, code: str) -> None:
+    """This browser no longer holds its seat at table `code` (it left)."""
+    resp.delete_cookie(cookie_name(code), path="/", httponly=True, samesite="Lax",
+                       secure=request.is_secure)
+
+
+def home_page(error: str, status: int):
+    """The home page saying why something was refused (its list of tables under it)."""
+    return _home(error, status=status)

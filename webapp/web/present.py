@@ -195,9 +195,9 @@ class Told:
         self.turn = turn_words(view)
         over = view.get("result") is not None
         # The moves of the others since the reader's last turn (newest last), and what each
-        # did: "drew · melded 5♥ 6♥ 7♥ · discarded 9♣".
+        # did, a phrase a move: ["drew", "melded 5♥ 6♥ 7♥", "discarded 9♣"].
         self.feed = [] if over else words.feed()
-        self.since = {} if over else {p["seat"]: words.since(p["seat"])
+        self.since = {} if over else {p["seat"]: words.since_parts(p["seat"])
                                       for p in view.get("players") or [] if p["seat"] != view["seat"]}
 
 

@@ -121,7 +121,26 @@ def join(code: str):
 
 @bp.get("/t/<code>/watch/<token>")
 def invited(code: str, token: str):
-    """The link a seat's phone shows to the person sitting behind it."""
+    """The link a seat's phone shows to the person sitting behind it. Opening it spends
+    nothing (a chat app's link preview opens it too): it shows one button, whose post does."""
+    table = tables_of(current_app).get(code)
+    watcher = watchers.invited(table, token)
+    if watcher is None:
+        raise Unauthorized("this invitation was already used, or is no longer valid: "
+                           "ask for a new one")
+    behind = table.seat_name(watcher.behind) if watcher.behind is not None else None
+    resp = make_response(render_template(
+        "table/watch_accept.html", code=table.code, game_name=GAMES[table.game],
+        name=watcher.name, behind=behind, url=url_for("watch.accept", code=table.code,
+                                                      token=token)))
+    resp.headers["X-Robots-Tag"] = "noindex"
+    return resp
+
+
+@bp.post("/t/<code>/watch/<token>")
+def accept(code: str, token: str):
+    """The invitation's button: its token is spent, the watcher's own is this browser's."""
+    guard.check()
     table = tables_of(current_app).get(code)
     watcher, own = watchers.accept(table, token)    # the link works once
     resp = redirect(url_for("watch.page", code=table.code), 303)

@@ -297,8 +297,12 @@ class Words:
 
     def since(self, seat: int) -> str:
         """What one seat did since the reader's turn, in a few words: "drew · discarded 9♣"."""
+        return " · ".join(self.since_parts(seat))
+
+    def since_parts(self, seat: int) -> list[str]:
+        """The same, a phrase a move (a box that keeps its newest moves shows whole phrases)."""
         parts = [self.short(e) for e in self.since_window() if e.get("seat") == seat]
-        return " · ".join(p for p in parts if p)
+        return [p for p in parts if p]
 
     def short(self, e: dict) -> str:
         do = e["do"]

@@ -195,6 +195,8 @@ CATALOG: dict[str, str] = {
     "called.challenge.you": N_("You challenged with {count}"),
     "called.fold": N_("{name} folded with {count}"),
     "called.fold.you": N_("You folded with {count}"),
+    "called.unopened": N_("{name} had not opened, so could not challenge ({count})"),
+    "called.unopened.you": N_("You had not opened, so could not challenge ({count})"),
     "called.drop": N_("{name} dropped with {count}"),
     "called.drop.you": N_("You dropped with {count}"),
     "because.challenge": N_("{name} won: the lowest count, {count}"),
@@ -293,6 +295,9 @@ CATALOG: dict[str, str] = {
     "learn.wrong": N_("Not this lesson's move."),
     "review.played": N_("You played: {did}."),
     "review.count": N_("Your move left a count of {mine}; this one, {best}."),
+    "review.count.then": N_("Your move left a count of {mine}; this one, with your best discard after it, {best}."),
+    # why the better move (a hint's reason, webapp/words/teach.py) as a whole sentence
+    "review.why": N_("{why}."),
     # refusals the engine gives with their facts (engine/errors.py codes)
     "refused.not_your_turn": N_("It is {seat}'s turn, not yours"),
     "refused.no_meld": N_("{owner} has no meld {number}"),
@@ -303,6 +308,9 @@ CATALOG: dict[str, str] = {
     "refused.no_dump": N_("{card} fits {owner}'s {cards}: lay it off, or throw another card"),
     "refused.no_dump.you": N_("{card} fits your {cards}: lay it off, or throw another card"),
     "refused.host_only": N_("Only the host ({host}) can do that"),
+    "refused.table_closed": N_("Table {table} is closed"),
+    "refused.host_leaves": N_("You are the host: close the table rather than leave it"),
+    "refused.too_many_tables": N_("This phone already has {limit} open tables: close one of them below, or play at one"),
     "refused.already_next": N_("You have already asked for the next hand; waiting for {names}"),
 }
 

@@ -25,7 +25,8 @@ def calls(words) -> list[str]:
         answered = {e["seat"]: e["do"] for e in events if e["do"] in ("challenge", "fold")}
         n = len(counts)
         for s in [(caller + i) % n for i in range(1, n)]:
-            do = answered.get(s, "fold")      # a seat that never opened folds unasked
+            # A seat that never opened is not asked: it could not challenge, and says so.
+            do = answered.get(s, "unopened")
             out.append(words.say(f"called.{do}", s, count=counts[s]))
     elif words.game == "tonk" and r["end"] in ("drop", "caught"):
         dropper = next((e["seat"] for e in reversed(events) if e["do"] == "drop"), None)

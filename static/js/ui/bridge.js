@@ -40,9 +40,9 @@ function beforeSwap(text) {
   const v = versionOf(text);
   if (v !== null && v < version()) return false;   // an older answer arrived late
   $$("details[id]", root).forEach((d) => { openDetails[d.id] = d.open; });
-  // A sheet open under the player's finger (the take choice, More moves) stays open when
-  // a push redraws the table, if the new view still has it (a move made from it closed it
-  // before its request went out).
+  // A sheet open under the player's finger (the take choice, More moves, the host's
+  // requests) stays open when a push redraws the table, if the new view still has it (a
+  // move made from it closed it before its request went out).
   openSheets = $$("dialog[open][id]", root).map((d) => d.id);
   before = snapshot();
   focusWasIn = root.contains(document.activeElement) && document.activeElement !== root;
@@ -105,7 +105,7 @@ function afterSwap() {
   // Only now: "More moves" holds its moves once update() has laid out the row.
   openSheets.forEach((id) => {
     const d = document.getElementById(id);
-    if (d && root.contains(d) && $("form.act", d)) openDialog(d);
+    if (d && root.contains(d) && ($("form.act", d) || d.hasAttribute("data-stays"))) openDialog(d);
   });
   openSheets = [];
   if (focusWasIn) {
@@ -199,8 +199,7 @@ if (root) {
   afterView(false);
   update();
   rove($("#hand .pick[tabindex='0']"), false);
-  // The watch link in a wide window: it joins as a table screen first (ui/screen.js, fetched
-  // only there: a seat's page never needs it).
+  // The watch link in a wide window joins as a table screen first (ui/screen.js).
   if (root.hasAttribute("data-join-screen")) import("./screen.js").then((m) => m.joinScreen(root, connect));
   else connect();
 }

@@ -1,5 +1,6 @@
 /* The Hands panel: a replay's Play button steps forward on its own (each step is the
-   server's, fetched as Forward would), and "Play again" closes the panel. */
+   server's, fetched as Forward would), and "Play again" closes the panel. During a match
+   the bar's Hands button says which hand this is ("Hand 2 of 3"), as the table moves on. */
 const STEP_MS = 1100;
 let playing = false, timer = null;
 
@@ -45,3 +46,18 @@ document.addEventListener("submit", (e) => {
   if (e.target.closest("#hands .ev-again")) document.getElementById("hands").close();
 });
 document.addEventListener("close", (e) => { if (e.target.id === "hands") stop(); }, true);
+
+// The bar is not redrawn with the table: after each view, its Hands button takes the
+// match's hand from #view (data-match-no, data-match-of), in the page's own words.
+function handOfMatch() {
+  const btn = document.querySelector(".bar .hands-btn[data-hands]");
+  const v = document.getElementById("view");
+  if (!btn || !v) return;
+  const no = v.getAttribute("data-match-no"), of = v.getAttribute("data-match-of");
+  const text = !no ? btn.getAttribute("data-hands")
+    : (of ? btn.getAttribute("data-hand-of") : btn.getAttribute("data-hand-no")).split("{num}").join(no).split("{total}").join(of);
+  if (btn.textContent !== text) btn.textContent = text;
+}
+document.body.addEventListener("htmx:afterSwap", (e) => {
+  if (e.detail.target && e.detail.target.id === "table") handOfMatch();
+});

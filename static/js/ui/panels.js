@@ -5,6 +5,7 @@ import { chime } from "./prefs.js";
 export function openDialog(d) {
   if (d.open) return;
   if (d.showModal) d.showModal(); else d.setAttribute("open", "");
+  d.dispatchEvent(new CustomEvent("baraha-opened", { bubbles: true }));   // ui/pace.js
   const body = $(".sheet-body", d);
   if (body) body.scrollTop = 0;
 }

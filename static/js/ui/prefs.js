@@ -25,9 +25,7 @@ function applyPrefs() {
   const theme = pref("theme");
   if (theme === "light" || theme === "dark") html.setAttribute("data-theme", theme);
   else html.removeAttribute("data-theme");
-  const cards = pref("cards");
-  if (cards === "large" || cards === "largest") html.setAttribute("data-cards", cards);
-  else html.removeAttribute("data-cards");
+  if (window.barahaCards) window.barahaCards(pref("cards"));       // theme.js
   $$("[data-pref]").forEach((input) => {
     const name = input.getAttribute("data-pref");
     if (input.type === "radio") input.checked = input.value === pref(name);
