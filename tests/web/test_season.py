@@ -9,6 +9,7 @@ import html
 import json
 import random
 import re
+import sqlite3
 import time
 from pathlib import Path
 
@@ -203,3 +204,19 @@ def test_a_seat_a_bot_played_from_the_deal_counts_for_the_bot(app, client):
     month = client.get("/api/season").json["months"][0]
     assert {p["name"]: p["hands"] for p in month["people"]} == {"Ana": 2, "Dan": 1}
     assert [(b["level"], b["hands"]) for b in month["bots"]] == [("easy", 1)]
+
+
+def test_a_damaged_row_leaves_its_hand_out_of_the_season_and_the_page_works(app, client):
+    """A row the file cannot read (a damaged deck, a table's bots that are not JSON): the
+    season counts the hands it can replay, logs one line, and the page still answers."""
+    t = Table(client, "tonk", ["Ana", "Ben"])
+    rng = random.Random(2)
+    t.play(rng=rng)
+    t.play(rng=rng, then_next=False)
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        db.execute("UPDATE hands SET deck = 'not json' WHERE code = ? AND number = 1", (t.code,))
+        db.execute("UPDATE tables SET bots = 'nor this' WHERE code = ?", (t.code,))
+    got = client.get("/api/season")
+    assert got.status_code == 200
+    assert {p["name"]: p["hands"] for p in got.json["months"][0]["people"]} == {"Ana": 1, "Ben": 1}
+    assert client.get("/season").status_code == 200

@@ -56,7 +56,9 @@ def _at(row: dict, fallback: float) -> float:
 
 def _seats_at(table: dict, version: int) -> tuple:
     """Who sat in each seat when the hand was dealt (its version): the seats' rows before it."""
-    state = {int(s): (BOT_NAMES[int(s)], False, level) for s, level in table["bots"].items()}
+    bots = table["bots"] if isinstance(table["bots"], dict) else {}
+    state = {int(s): (BOT_NAMES[int(s) % len(BOT_NAMES)], False, level) for s, level in bots.items()
+             if str(s).isdigit()}
     for v, seat, name, person, bot in table["seats"]:
         if v < version:
             state[seat] = (name, person, bot)
@@ -69,14 +71,13 @@ def _seats_at(table: dict, version: int) -> tuple:
 
 def _played(store, table: dict, number: int, version: int) -> Played | None:
     """Hand `number` of `table` if it is over, replayed from its rows; else None."""
-    row = store.hand_log(table["code"], number)
-    if row is None:
-        return None
+    # A hand that no longer replays (a rules change, a damaged row) is not counted.
     try:
-        doc = history.hand_file(table["game"], table["players"], row)
-    except Exception as e:       # a hand that no longer replays (a rules change): not counted
-        log.warning("season: hand %d of table %s does not replay (%s)", number, table["code"],
-                    type(e).__name__)
+        row = store.hand_log(table["code"], number)
+        doc = history.hand_file(table["game"], table["players"], row) if row else None
+    except Exception as e:
+        log.warning("season: hand %d of table %s does not replay (%s)", number,
+                    table["code"], type(e).__name__)
         return None
     if doc is None:
         return None

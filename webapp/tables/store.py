@@ -137,6 +137,15 @@ def _read(code, got: dict) -> dict:
     return rec
 
 
+def _json_or(text, default):
+    """A JSON column read for a report (the season): what it holds, or `default` for a row
+    that does not read (a damaged row is then left out, not an error page)."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return default
+
+
 def _dump(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
 
@@ -486,7 +495,7 @@ class Store:
         "hands": [(number, version)]}. No deck, no token."""
         with self._lock:
             conn = self._conn
-            tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2], "bots": json.loads(r[3]),
+            tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2], "bots": _json_or(r[3], {}),
                              "created": r[4], "seats": [], "hands": []}
                       for r in conn.execute("SELECT code, game, players, bots, created FROM tables "
                                             "ORDER BY created, code")}
