@@ -93,7 +93,8 @@ def create_app(config: dict | None = None):
     from .server.pace import init_pace
     from .tables import Tables
     from .tables.store import Store
-    from .web import api, error_pages, evening, hands, headers, lang, learn, lessons, lobby, pwa, table, watch
+    from .web import (api, error_pages, evening, hands, headers, lang, learn, lessons, lobby, pwa,
+                      season, table, watch)
     from .web.i18n import init_i18n
 
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -144,7 +145,7 @@ def create_app(config: dict | None = None):
 
     init_i18n(app)      # before the blueprints: their templates use _() and ngettext()
     for blueprint in (api.bp, hands.bp, lobby.bp, table.bp, evening.bp, pwa.bp, lang.bp, watch.bp,
-                      learn.bp, lessons.bp):
+                      learn.bp, lessons.bp, season.bp):
         app.register_blueprint(blueprint)
     error_pages.install(app)
     headers.install(app)

@@ -127,7 +127,7 @@ def test_a_code_made_again_or_pruned_takes_no_watchers_along(tmp_path):
     st.add_watcher("ABCD", "w2", "Ben", h2, 1)
     assert [t["watchers"] for t in st.load_all()] == [
         [{"id": "w2", "name": "Ben", "token_hash": h2, "behind": 1, "pending": False,
-          "addr": None}]]
+          "addr": None, "screen": False}]]
     st.add_action("ABCD", 1, 0, None, {"do": "close"}, "r2", closed=4.0)
     assert st.prune(before=5.0) == 2
     st.close()

@@ -120,14 +120,15 @@ def action(row: tuple, players: int) -> tuple:
 
 
 def watcher(row: tuple, players: int) -> dict:
-    wid, name, token_hash, behind, pending, addr = row
+    wid, name, token_hash, behind, pending, addr, screen = row
     what = f"the watcher {wid!r}"
     return {"id": _text(wid, "a watcher's id"), "name": _text(name, what + ": its name"),
             "token_hash": _hash(token_hash, what + ": its token"),
             "behind": _whole(behind, what + ": the seat it sits behind", 0, players,
                              empty=True),
             "pending": bool(_whole(pending, what + ": pending", 0, 2, empty=True)),
-            "addr": _text(addr, what + ": its address", empty=True)}
+            "addr": _text(addr, what + ": its address", empty=True),
+            "screen": bool(_whole(screen, what + ": a table screen", 0, 2, empty=True))}
 
 
 def in_order(events: list[tuple]) -> tuple[list[tuple], str | None]:

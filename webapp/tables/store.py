@@ -12,6 +12,9 @@ watcher comes, its token hash replaced when an invitation is opened, deleted whe
 watcher is ended): not part of the story of a hand, so it
 moves no version, but a restart keeps them watching.
 
+Beside the log too, `season_out` holds the people left out of the family's season
+(tables/season.py): each by the skeleton of their name (tables/names.py), never the name.
+
 Only the sha256 of a seat's or a watcher's token is stored, never the token.
 
 A write that fails (the disk is full, or any other SQLite error) is rolled back whole and
@@ -92,7 +95,12 @@ CREATE TABLE IF NOT EXISTS watchers (
     came       REAL NOT NULL,           -- the order they came in
     pending    INTEGER,                 -- 1: an invitation whose link was not opened yet
     addr       TEXT,                    -- an open watcher's client address (a cap per address)
+    screen     INTEGER,                 -- 1: a table screen (the watch link in a wide window)
     PRIMARY KEY (code, id)
+);
+CREATE TABLE IF NOT EXISTS season_out (
+    who TEXT PRIMARY KEY,               -- a name's skeleton (tables/names.py): left out of the season
+    at  REAL NOT NULL
 );
 """
 
@@ -127,6 +135,15 @@ def _read(code, got: dict) -> dict:
     rec["events"], gap = rows.in_order(rec["events"])
     rec["problem"] = problems[0] if problems else gap
     return rec
+
+
+def _json_or(text, default):
+    """A JSON column read for a report (the season): what it holds, or `default` for a row
+    that does not read (a damaged row is then left out, not an error page)."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return default
 
 
 def _dump(obj) -> str:
@@ -206,8 +223,8 @@ class Store:
                 self._conn.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             self._conn.executescript(SCHEMA)
             cols = {r[1] for r in self._conn.execute("PRAGMA table_info(watchers)")}
-            for col, kind in (("pending", "INTEGER"), ("addr", "TEXT")):
-                if col not in cols:                 # a file made before invitations
+            for col, kind in (("pending", "INTEGER"), ("addr", "TEXT"), ("screen", "INTEGER")):
+                if col not in cols:                 # a file made before invitations, screens
                     self._conn.execute(f"ALTER TABLE watchers ADD COLUMN {col} {kind}")
             for name in ("hands", "actions"):       # a file made before the seals
                 cols = {r[1] for r in self._conn.execute(f"PRAGMA table_info({name})")}
@@ -346,11 +363,13 @@ class Store:
         self._write("an action", write)
 
     def add_watcher(self, code: str, wid: str, name: str, token_hash: str,
-                    behind: int | None, pending: bool = False, addr: str | None = None) -> None:
-        row = (code, wid, name, token_hash, behind, time.time(), 1 if pending else None, addr)
+                    behind: int | None, pending: bool = False, addr: str | None = None,
+                    screen: bool = False) -> None:
+        row = (code, wid, name, token_hash, behind, time.time(), 1 if pending else None, addr,
+               1 if screen else None)
         self._write("a watcher", lambda conn: conn.execute(
-            "INSERT INTO watchers (code, id, name, token_hash, behind, came, pending, addr) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row))
+            "INSERT INTO watchers (code, id, name, token_hash, behind, came, pending, addr, "
+            "screen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row))
 
     def accept_watcher(self, code: str, wid: str, token_hash: str) -> None:
         """An invitation was opened: its watcher's own token replaces the invitation's."""
@@ -434,8 +453,8 @@ class Store:
                              "salt, at FROM hands"),
                     ("action", "SELECT code, version, hand_number, seat, action, request, "
                                "salt, at FROM actions"),
-                    ("watcher", "SELECT code, id, name, token_hash, behind, pending, addr "
-                                "FROM watchers")):
+                    ("watcher", "SELECT code, id, name, token_hash, behind, pending, addr, "
+                                "screen FROM watchers")):
                 order = " ORDER BY came, rowid" if kind == "watcher" else ""
                 for r in conn.execute(f"{sql} WHERE {live}{order}", args):
                     if r[0] in raw:
@@ -468,6 +487,43 @@ class Store:
                 "at": row[5], "actions": [{"seat": a[0], "action": json.loads(a[1]),
                                            "salt": a[2], "at": a[3], "request": a[4]}
                                           for a in acts]}
+
+    def season_rows(self) -> list[dict]:
+        """Every table the file holds, open or closed, oldest first, as the season reads it
+        (tables/season.py): {"code", "game", "players", "bots" (at creation), "created",
+        "seats": [(version, seat, name, person, bot)] (person: a person's token was set),
+        "hands": [(number, version)]}. No deck, no token."""
+        with self._lock:
+            conn = self._conn
+            tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2], "bots": _json_or(r[3], {}),
+                             "created": r[4], "seats": [], "hands": []}
+                      for r in conn.execute("SELECT code, game, players, bots, created FROM tables "
+                                            "ORDER BY created, code")}
+            for code, version, seat, name, person, bot in conn.execute(
+                    "SELECT code, version, seat, name, token_hash IS NOT NULL, bot FROM seats "
+                    "ORDER BY code, version"):
+                if code in tables:
+                    tables[code]["seats"].append((version, seat, name, bool(person), bot))
+            for code, number, version in conn.execute(
+                    "SELECT code, number, version FROM hands ORDER BY code, number"):
+                if code in tables:
+                    tables[code]["hands"].append((number, version))
+        return list(tables.values())
+
+    def left_out(self) -> set[str]:
+        """The skeletons of the names left out of the season."""
+        with self._lock:
+            return {r[0] for r in self._conn.execute("SELECT who FROM season_out")}
+
+    def leave_out(self, who: str, out: bool) -> None:
+        """Leave the name whose skeleton is `who` out of the season (`out`), or put it back."""
+        if out:
+            row = (who, time.time())
+            self._write("the season's list of who is left out", lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO season_out (who, at) VALUES (?, ?)", row))
+        else:
+            self._write("the season's list of who is left out", lambda conn: conn.execute(
+                "DELETE FROM season_out WHERE who = ?", (who,)))
 
     def hand_count(self, code: str) -> int:
         """How many hands table `code` has dealt."""

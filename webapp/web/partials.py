@@ -9,6 +9,7 @@ from flask import render_template, request, url_for
 
 from ..tables import claims, watchers
 from . import i18n, present
+from .links import table_url
 
 SORT_COOKIE = "baraha-sort"
 
@@ -40,6 +41,8 @@ def context(table, view: dict, watcher=None, act_url: str | None = None) -> dict
         "waiting": view["phase"] == "waiting", "over": over, "turn": turn, "botted": botted,
         "mine": seat is not None and turn == seat and not botted, "hosting": hosting,
         "watching": watchers.listed(table) if hosting else [],
+        # The watch link, which a wide window turns into the table screen (the host's offer).
+        "watch_url": f"{table_url(view['code'])}/watch" if hosting else "",
         # Seat requests (claims.py): every pending claim and every person asking a bot for
         # their seat back, for the host (its sheet, _host_asks.html, counts them all in
         # `seat_asks`); the claims for its own seat, for a seat's phone.

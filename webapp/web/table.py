@@ -23,6 +23,7 @@ from ..tables.errors import BadRequest, Forbidden, Stale, TooMany, Unauthorized,
 from ..tables.language import TABLE_ACTIONS
 from . import guard, inputs, partials, present
 from .lobby import GAMES, forget_seat_cookie, home_page, rules_for, set_seat_cookie
+from .links import table_url
 from .seats import seat_token, seated
 
 bp = Blueprint("table", __name__, url_prefix="/t")
@@ -74,8 +75,7 @@ def _words(view: dict | None, error) -> str:
 
 
 def join_url(code: str) -> str:
-    base = current_app.config.get("PUBLIC_URL") or request.host_url
-    return f"{base.rstrip('/')}/t/{code}"
+    return table_url(code)
 
 
 @lru_cache(maxsize=256)

@@ -183,7 +183,9 @@ if (root) {
   afterView(false);
   update();
   rove($("#hand .pick[tabindex='0']"), false);
-  if (live) connect();
+  // The watch link in a wide window joins as a table screen first (ui/screen.js).
+  if (live && root.hasAttribute("data-join-screen")) import("./screen.js").then((m) => m.joinScreen(root, connect));
+  else if (live) connect();
 }
 
 /* ---- Socket.IO: a signal that version N exists; each phone fetches its own view ---- */
