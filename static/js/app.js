@@ -5,7 +5,6 @@ import "./ui/prefs.js";
 import "./ui/panels.js";
 import "./ui/lobby.js";
 import "./ui/bridge.js";
-import "./ui/straddle.js";
 import "./ui/evening.js";
 import "./ui/pace.js";
 import "./ui/learn.js";
