@@ -8,7 +8,7 @@ BOT_DELAY (seconds before a bot moves; 0 plays bots at once), DECK_SOURCE (tests
 callable(code, hand_number) -> 52 card ints, or (cards, dealer), or None to shuffle),
 SCHEDULER (tests only: a tables.turns.Scheduler whose clock and timers they move),
 RATE_LIMIT ((requests per second, burst) per client address, pages and API alike),
-MAX_TABLES, TABLES_PER_CLIENT, TABLE_IDLE_HOURS, EMPTY_TABLE_MINUTES, CLOSED_LINGER_SECONDS,
+MAX_TABLES, TABLES_PER_CLIENT, TABLES_MADE_PER_CLIENT, CLOSED_TABLES_KEPT, TABLE_IDLE_HOURS, EMPTY_TABLE_MINUTES, CLOSED_LINGER_SECONDS,
 HISTORY_DAYS,
 SWEEP_SECONDS (the tables' life cycle: webapp/tables/lifecycle.py), HOST_NAMES (names this server answers to besides its addresses, localhost and
 NAME.local: `baraha serve --name`), SECRET_KEY (default: generated once and kept beside the database),
@@ -93,7 +93,8 @@ def create_app(config: dict | None = None):
     from .server.pace import init_pace
     from .tables import Tables
     from .tables.store import Store
-    from .web import api, error_pages, evening, hands, headers, lang, learn, lessons, lobby, pwa, table, watch
+    from .web import (api, error_pages, evening, hands, headers, lang, learn, lessons, lobby, pwa,
+                      season, table, watch)
     from .web.i18n import init_i18n
 
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -105,6 +106,10 @@ def create_app(config: dict | None = None):
         RATE_LIMIT=(30.0, 200),     # per client: far above play (a phone makes a few a second)
         MAX_TABLES=500,             # open tables (closed ones are not counted)
         TABLES_PER_CLIENT=4,        # open tables one client address may have made
+        # ... and tables it may make, closed ones too: (count, seconds) windows; lifted with
+        # TABLES_PER_CLIENT=None (behind a proxy every phone has one address)
+        TABLES_MADE_PER_CLIENT=((10, 600), (60, 86400)),
+        CLOSED_TABLES_KEPT=100,     # closed tables kept on their players' screens at most
         EMPTY_TABLE_MINUTES=10,     # a table no person sat at is closed this long after
         TABLE_IDLE_HOURS=12,        # an open table with no move for this long is closed
         CLOSED_LINGER_SECONDS=600,  # a closed table stays on its players' screens this long
@@ -132,13 +137,15 @@ def create_app(config: dict | None = None):
                     linger=float(app.config["CLOSED_LINGER_SECONDS"]),
                     history=float(app.config["HISTORY_DAYS"]) * 86400,
                     retry=float(app.config["STORE_RETRY_SECONDS"]),
-                    shard=app.config.get("SHARD"))
+                    shard=app.config.get("SHARD"),
+                    made_pace=app.config["TABLES_MADE_PER_CLIENT"],
+                    closed_kept=int(app.config["CLOSED_TABLES_KEPT"]))
     app.extensions["baraha.tables"] = tables
     init_pace(app)      # requests, sockets and nudges: one rate limiter
 
     init_i18n(app)      # before the blueprints: their templates use _() and ngettext()
     for blueprint in (api.bp, hands.bp, lobby.bp, table.bp, evening.bp, pwa.bp, lang.bp, watch.bp,
-                      learn.bp, lessons.bp):
+                      learn.bp, lessons.bp, season.bp):
         app.register_blueprint(blueprint)
     error_pages.install(app)
     headers.install(app)

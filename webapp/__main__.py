@@ -38,7 +38,7 @@ def export(args: argparse.Namespace) -> int:
     without a number, every finished hand of the table, one file a line."""
     import sqlite3
 
-    from .tables.store import Store
+    from .tables.store import DamagedFile, Store
     from .tables.history import file_text, hand_file
 
     def fail(message: str) -> int:
@@ -65,7 +65,7 @@ def export(args: argparse.Namespace) -> int:
             if doc is not None:
                 docs.append(doc)
         store.close()
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, DamagedFile) as e:
         return fail(f"{args.db} is not a Baraha database ({e})")
     if args.number is not None:
         sys.stdout.write(file_text(docs[0]))

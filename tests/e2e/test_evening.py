@@ -133,7 +133,7 @@ def test_hands_replay_and_match_screen_at_360(live_server, browser: Browser, lan
         page.evaluate("document.documentElement.classList.add('four-colour')")
         suits = page.evaluate("""() => [...document.querySelectorAll('#match-screen .series polyline')]
             .map(p => getComputedStyle(p).stroke)""")
-        assert suits[:3] == ["rgb(17, 122, 41)", "rgb(18, 88, 184)", "rgb(194, 33, 27)"], suits
+        assert suits[:3] == ["rgb(204, 112, 0)", "rgb(18, 88, 184)", "rgb(168, 0, 28)"], suits
         page.locator("#match-screen .ev-again button").click()
         expect(page.locator("#hands")).to_be_hidden()
         expect(page.locator("#view")).to_have_attribute("data-hand-no", "3")

@@ -153,3 +153,28 @@ def test_a_closed_table_settles_on_an_open_page(server, phone):
     phone.on("request", lambda req: asked.append(req.url))
     time.sleep(2)
     assert not [u for u in asked if "/socket.io/" in u or u.endswith("/view")], asked
+
+
+def test_a_page_is_told_at_connect_only_when_it_is_behind(server, phone):
+    code, _, ben = sit(server, phone)       # opened, connected, settled
+    # Its socket connected with the view it had: nothing more was fetched.
+    fetched = []
+    phone.on("request", lambda r: fetched.append(r.url) if r.url.endswith("/view") else None)
+    phone.reload()
+    expect(phone.locator("#hand .pick")).to_have_count(5)
+    wait_js(phone, "window.socket && window.socket.connected")
+    phone.wait_for_timeout(1000)
+    assert fetched == [], f"a page whose view was current fetched it again: {fetched}"
+    # A page drawn, then the table moves before its socket is in: it is told, and fetches.
+    moved = []
+
+    def late(route):
+        answer = route.fetch()                  # the page as it was drawn
+        moved.append(ben_moves(server, code, ben, {"do": "draw"}))
+        route.fulfill(response=answer)
+
+    phone.context.route(f"**/t/{code}", late)
+    phone.reload()
+    wait_version(phone, moved[0], timeout=5)
+    assert fetched, "the page that was behind did not fetch its view"
+    phone.context.unroute(f"**/t/{code}")

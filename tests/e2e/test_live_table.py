@@ -437,6 +437,7 @@ def test_a_watchers_page_follows_a_hand_and_looks_like_a_seats(server, phone, se
     assert r.status_code == 201, r.text
     lola = phone
     lola.goto(f"{server.base}/t/{code}/watch/{r.json()['token']}")
+    lola.locator("form[data-do=accept] button").click()
     open_page(server, ana, code)                           # Ana's page: what a seat sees
     wait_js(lola, "window.socket && window.socket.connected")
 

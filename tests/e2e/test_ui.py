@@ -385,8 +385,9 @@ def test_the_four_colour_deck_is_a_setting_kept_on_the_phone(server, people):
     switch.check()
     ana.keyboard.press("Escape")
     four = colours(ana)
-    assert four["H"] == two["H"] and four["S"] == two["S"]          # hearts red, spades black
-    assert four["C"] == "rgb(17, 122, 41)"                          # clubs green
+    assert four["S"] == two["S"]                                    # spades black
+    assert four["H"] == "rgb(168, 0, 28)"                           # hearts red
+    assert four["C"] == "rgb(204, 112, 0)"                          # clubs orange
     assert four["D"] == "rgb(18, 88, 184)"                          # diamonds blue
     assert len(set(four.values())) == 4
 

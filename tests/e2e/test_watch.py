@@ -78,6 +78,7 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     link = ben.locator("#behind-slot .join-link a").get_attribute("href")
     mama.set_viewport_size(SMALL)
     mama.goto(link)
+    mama.get_by_role("button", name="Start watching").click()
     expect(mama.locator(".watching")).to_contain_text("behind Ben")
     bens = ben.locator("#hand .pick").evaluate_all("es => es.map(e => e.dataset.card)")
     expect(mama.locator("#hand [data-card]")).to_have_count(len(bens))

@@ -589,8 +589,13 @@ class Game:
                             "POST watcher behind")
             assert r.status == 201, r.body
             self.secrets.add(r.json["token"])
-            r = behind.got(behind.http.call("GET", f"/t/{code}/watch/{r.json['token']}"),
-                           "GET invitation")
+            link = f"/t/{code}/watch/{r.json['token']}"
+            r = behind.got(behind.http.call("GET", link), "GET invitation")
+            assert r.status == 200 and 'data-do="accept"' in r.body, r.body[:300]
+            csrf = CSRF.search(r.body).group(1)
+            self.secrets.add(csrf)
+            r = behind.got(behind.http.call("POST", link, form={"csrf_token": csrf}),
+                           "POST invitation")
             assert r.status == 303, r.body[:300]
             # The link works once: its token is spent, the cookie holds the watcher's own.
             behind.token = behind.http.cookie(f"baraha_w_{code}")

@@ -162,6 +162,9 @@ def test_a_private_use_name_cannot_break_anyones_answers(app):
     ("Ana", "\u0251na"), ("Ana", "\ua4eena"), ("Ana", "\u13aana"), ("Ana", "\u1d00na"),
     ("Ben", "\u0299\u1d07\u0274"), ("Ben", "\u0412en"), ("Ana", "A\u034fna"),
     ("Ana", "An\ufe00a"), ("Ana", "A\U000e0100na"), ("Ben", "\ua4d0en"),
+    # Letter pairs read as one letter: UTS #39's m -> rn, and vv, cl added to it.
+    ("Mario", "Rnario"), ("Rnario", "Mario"), ("Wowie", "VVowie"), ("Wowie", "vvowie"),
+    ("Dad", "Dacl"), ("Dad", "DacI"), ("Mama", "rnarna"),
 ])
 def test_look_alike_names_at_one_table_are_refused(app, first, second):
     client = app.test_client()
@@ -182,10 +185,15 @@ def test_names_are_counted_as_people_see_them_and_a_pile_of_marks_is_refused(app
     r = join("o\u0301\u0323" * 25)
     assert r.status_code == 400 and "1 to 24 characters" in r.json["error"]
     assert join("Lola \U0001f475\U0001f3fd\u2764\ufe0f").status_code == 201
+    # One cluster of 121 code points (conjoining jamo chain without end) is one character
+    # as people count, and far too long as the server does.
+    r = join("\u1100" * 60 + "\u1161" * 61)
+    assert r.status_code == 400 and "1 to 24 characters" in r.json["error"]
 
 
 @pytest.mark.parametrize("label", ["You", "you", "Y\u043eu", "Seat 2", "\u0405eat 2", "seat10",
-                                   "Host", "Bot", "Ana (bot)", "free"])
+                                   "Host", "Bot", "Ana (bot)", "free", "Y0u", "Y0U",
+                                   "Seat l", "Player O", "nobocly", "rne"])
 def test_names_that_read_like_the_screens_labels_are_refused(label):
     with pytest.raises(Exception, match="label"):
         names.clean(label)

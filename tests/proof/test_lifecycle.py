@@ -100,6 +100,7 @@ def test_an_idle_table_is_closed_then_leaves_memory_and_is_not_replayed(make):
     tables = tables_of(app)
     idle_code, busy_code = create(client).json["code"], create(client).json["code"]
     token = client.post(f"/api/tables/{idle_code}/seats", json={"name": "Ana"}).json["token"]
+    client.post(f"/api/tables/{idle_code}/seats", json={"name": "Cy"})     # dealt: history
     app.test_client().post(f"/api/tables/{busy_code}/seats", json={"name": "Ben"})
     pushed = []
     tables.notify = lambda code, version: pushed.append(code)
@@ -138,10 +139,11 @@ def test_history_is_pruned_after_its_time(make):
     client = app.test_client()
     code = create(client).json["code"]
     token = client.post(f"/api/tables/{code}/seats", json={"name": "Ana"}).json["token"]
+    client.post(f"/api/tables/{code}/seats", json={"name": "Ben"})      # the first deal
     client.post(f"/api/tables/{code}/close", headers={"Authorization": f"Bearer {token}"})
     tables_of(app).sweep()
     with sqlite3.connect(app.config["DATABASE"]) as db:
-        assert db.execute("SELECT count(*) FROM seats").fetchone() == (1,)
+        assert db.execute("SELECT count(*) FROM seats").fetchone() == (2,)
     assert tables_of(app).sweep(time.time() + 2 * 86400)["pruned"] == 1
     with sqlite3.connect(app.config["DATABASE"]) as db:
         for name in ("tables", "seats", "hands", "actions"):
@@ -159,6 +161,7 @@ def test_a_code_is_free_again_once_its_table_left(make, monkeypatch):
     assert r.status_code == 429 and "no free table code" in r.json["error"]
     assert time.monotonic() - start < 0.5
     token = client.post("/api/tables/AAAA/seats", json={"name": "Ana"}).json["token"]
+    client.post("/api/tables/AAAA/seats", json={"name": "Ben"})         # dealt: history
     client.post("/api/tables/AAAA/close", headers={"Authorization": f"Bearer {token}"})
     tables_of(app).sweep()
     assert create(client).json["code"] == "AAAA"                 # the code again
@@ -166,7 +169,7 @@ def test_a_code_is_free_again_once_its_table_left(make, monkeypatch):
     with sqlite3.connect(app.config["DATABASE"]) as db:     # the old table is history
         codes = [r[0] for r in db.execute("SELECT code FROM tables ORDER BY created")]
         assert codes[0].startswith("AAAA.") and codes[1] == "AAAA"
-        assert db.execute("SELECT count(*) FROM seats WHERE code = ?", (codes[0],)).fetchone() == (1,)
+        assert db.execute("SELECT count(*) FROM seats WHERE code = ?", (codes[0],)).fetchone() == (2,)
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
@@ -180,3 +183,66 @@ def test_start_up_reads_only_open_tables(make):
     open_code = create(client).json["code"]
     again = make()
     assert [t.code for t in tables_of(again).all()] == [open_code]
+
+
+def test_a_table_that_never_dealt_leaves_memory_and_the_file_when_it_closes(make):
+    app = make()
+    client = app.test_client()
+    code = create(client).json["code"]
+    token = client.post(f"/api/tables/{code}/seats", json={"name": "Ana"}).json["token"]
+    r = client.post(f"/api/tables/{code}/close", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200 and r.json["closed"] is True
+    assert client.get(f"/api/tables/{code}", headers={"Authorization": f"Bearer {token}"}).status_code == 404
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        for name in ("tables", "seats", "hands", "actions", "watchers"):
+            assert db.execute(f"SELECT count(*) FROM {name}").fetchone() == (0,), name
+    # Closed by the sweep (nobody sat at it for ten minutes): gone too.
+    empty = create(client).json["code"]
+    assert tables_of(app).sweep(time.time() + 10 * 60 + 1)["empty_closed"] == 1
+    assert client.get(f"/api/tables/{empty}").status_code == 404
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        assert db.execute("SELECT count(*) FROM tables").fetchone() == (0,)
+
+
+def test_closed_tables_in_memory_are_bounded_the_oldest_leave_first(make):
+    app = make(CLOSED_TABLES_KEPT=3, TABLES_PER_CLIENT=None)
+    client = app.test_client()
+    played = []
+    for _ in range(5):
+        code = create(client).json["code"]
+        token = client.post(f"/api/tables/{code}/seats", json={"name": "Ana"}).json["token"]
+        client.post(f"/api/tables/{code}/seats", json={"name": "Ben"})     # dealt
+        r = client.post(f"/api/tables/{code}/close", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200
+        played.append((code, token))
+    answers = [client.get(f"/api/tables/{code}", headers={"Authorization": f"Bearer {t}"})
+               for code, t in played]
+    assert [r.status_code for r in answers] == [404, 404, 200, 200, 200]
+    assert all(r.json["closed"] for r in answers[2:])
+    with sqlite3.connect(app.config["DATABASE"]) as db:     # all five are history
+        assert db.execute("SELECT count(*) FROM tables WHERE closed IS NOT NULL").fetchone() == (5,)
+
+
+def test_making_tables_is_paced_per_address_over_minutes_and_a_day(make):
+    """Made and closed at once, tables escaped every cap: 5,468 in 121 s from 29 addresses.
+    Ten in ten minutes from one address (and sixty a day); another address still makes its."""
+    app = make()
+    client = app.test_client()
+    answers = []
+    for _ in range(14):
+        r = create(client)
+        answers.append(r.status_code)
+        if r.status_code == 201:
+            code = r.json["code"]
+            token = client.post(f"/api/tables/{code}/seats", json={"name": "Ana"}).json["token"]
+            client.post(f"/api/tables/{code}/close", headers={"Authorization": f"Bearer {token}"})
+    assert answers == [201] * 10 + [429] * 4
+    assert "made 10 tables in 10 minutes" in create(client).json["error"]
+    assert create(client, "127.0.0.2").status_code == 201
+    # The lobby's form says the same, in the phone's words.
+    page = client.get("/", environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    token = page.headers.get("Set-Cookie", "").split("baraha-csrf=")[1].split(";")[0]
+    r = client.post("/create", data={"game": "tonk", "players": "2", "name": "Ana",
+                                     "csrf_token": token},
+                    environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    assert r.status_code == 429 and b"made 10 tables" in r.data

@@ -150,16 +150,19 @@ def test_held_connections_do_not_stall_another_phone(server):
     try:
         time.sleep(1.0)         # every attacking connection is open (or refused) by now
         end = time.monotonic() + SIEGE_SECONDS - 2
+        made = 0
         while time.monotonic() < end:
-            status, body, took = request(port, "POST", "/api/tables",
-                                         {"game": "tonk", "players": 2})
-            assert status == 201, body
-            times.append(took)
-            code = body["code"]
-            status, body, took = request(port, "POST", f"/api/tables/{code}/seats", {"name": "Ana"})
-            assert status == 201, body
-            times.append(took)
-            token = body["token"]
+            if made < 8:        # an address makes 10 tables in 10 minutes: then it plays on
+                status, body, took = request(port, "POST", "/api/tables",
+                                             {"game": "tonk", "players": 2})
+                assert status == 201, body
+                times.append(took)
+                code, made = body["code"], made + 1
+                status, body, took = request(port, "POST", f"/api/tables/{code}/seats",
+                                             {"name": "Ana"})
+                assert status == 201, body
+                times.append(took)
+                token = body["token"]
             status, body, took = request(port, "GET", f"/api/tables/{code}",
                                          headers={"Authorization": f"Bearer {token}"})
             assert status == 200 and body["code"] == code
@@ -167,10 +170,11 @@ def test_held_connections_do_not_stall_another_phone(server):
             status, body, took = request(port, "GET", "/")
             assert status == 200
             times.append(took)
-            status, body, took = request(port, "POST", f"/api/tables/{code}/close", {},
-                                         headers={"Authorization": f"Bearer {token}"})
-            assert status == 200            # this phone may hold only a few open tables
-            times.append(took)
+            if made < 8:
+                status, body, took = request(port, "POST", f"/api/tables/{code}/close", {},
+                                             headers={"Authorization": f"Bearer {token}"})
+                assert status == 200        # this phone may hold only a few open tables
+                times.append(took)
             time.sleep(0.2)
     finally:
         opened, closed = result.get(timeout=SIEGE_SECONDS + 30)

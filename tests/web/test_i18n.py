@@ -4,6 +4,7 @@ step with the code.
 """
 from __future__ import annotations
 
+import datetime
 import html
 import json
 import re
@@ -11,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from babel.dates import format_date
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
@@ -100,9 +102,10 @@ def _tongits(env, upto=None):
 
 
 def _create(env, **fields):
-    """A table made by Ana's phone; its code and link are names, the same in every language."""
+    """A table made by Ana's phone; its code and links (to join, to watch or show it on a big
+    screen) are names, the same in every language."""
     code = create(env.client, **fields)
-    env.names += [f"http://localhost/t/{code}", code]
+    env.names += [f"http://localhost/t/{code}/watch", f"http://localhost/t/{code}", code]
     return code
 
 
@@ -202,15 +205,45 @@ def _host_asks(env):
     assert r.status_code == 200
     r = phones[2].post(f"/t/{code}/seats/2/back", headers={**HX, "X-CSRF-Token": token_of(phones[2])})
     assert r.status_code == 200
+    asker = env.app.test_client()           # a new phone asks for Ben's seat: a claim too
+    asker.set_cookie("baraha-lang", "fil")
+    r = asker.post(f"/t/{code}/seats/1/claim", data={"csrf_token": token_of(asker), "name": "Sam"})
+    assert r.status_code == 303
     page = _page(env.client, code)
-    assert 'id="host-sheet"' in page and "data-approve" in page
-    return page
+    assert 'id="host-sheet"' in page and 'data-do="approve"' in page and "data-claim-code" in page
+    return page, ["Sam"]
 
 
 def _waiting(env):
     """Before the deal: the seats, the invite and the host's panel."""
     code = _create(env, players="3")
     return _page(env.client, code)
+
+
+def _screen(env, upto=None):
+    """The watch link in a wide window: the table before it joins, then the table screen's
+    page and partial (the last moves, the standing), mid-hand or at the settlement."""
+    code, phones, table = _tongits(env, upto)
+    tv = env.app.test_client()
+    tv.set_cookie("baraha-lang", "fil")
+    pages = [tv.get(f"/t/{code}/watch").get_data(as_text=True)]
+    assert tv.post(f"/t/{code}/watch/screen", headers={"X-CSRF-Token": token_of(tv)}).status_code == 204
+    pages += [tv.get(f"/t/{code}/watch").get_data(as_text=True),
+              tv.get(f"/t/{code}/watch/view").get_data(as_text=True), _page(phones[0], code)]
+    waiting = _create(env, players="3")             # before the deal: it invites the room
+    pages.append(tv.get(f"/t/{waiting}/watch").get_data(as_text=True))
+    return "".join(pages)
+
+
+def _season(env):
+    """The family's season after a Tong-its hand, a person left out (its notice), and the home
+    page's link to it."""
+    _tongits(env)
+    env.client.post("/season/out", data={"name": "Cy", "csrf_token": token_of(env.client)})
+    pages = [env.client.get(u).get_data(as_text=True) for u in ("/season", "/season?said=out", "/")]
+    # The month's name is Babel's calendar's, in the phone's language ("Disyembre 2026").
+    month = format_date(datetime.date.today().replace(day=1), "LLLL y", locale="fil")
+    return "".join(pages), ("Ana", "Ben", month)
 
 
 # Every page and panel: what, and how to get its HTML (maybe with names that are the same
@@ -242,6 +275,9 @@ PAGES = [
     ("table: Tonk with wilds", _tonk_wilds),
     ("table: Tonk, a drop caught", _tonk_caught),
     ("table: what waits for the host, in its sheet", _host_asks),
+    ("the table screen, mid-hand (and the host's list)", lambda env: _screen(env, 5)),
+    ("the table screen, the settlement", _screen),
+    ("the family's season", _season),
 ]
 
 

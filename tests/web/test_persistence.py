@@ -80,7 +80,7 @@ def test_a_repeat_after_a_restart_is_still_applied_once(make_app):
 
 def test_a_closed_table_is_not_replayed_after_a_restart(make_app):
     api = Api(make_app().test_client())
-    code = api.create()
+    code = api.create(bots={"1": "easy", "2": "easy"})     # dealt: it has history
     token = api.join(code)
     api.client.post(f"/api/tables/{code}/close", headers={"Authorization": f"Bearer {token}"})
     api.act(code, token, 1, {"do": "draw"}, status=410)     # closed, still on screen

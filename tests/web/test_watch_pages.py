@@ -34,7 +34,11 @@ def test_sit_behind_me_makes_a_link_that_shows_that_seats_hand(app, client):
     assert r.status_code == 200 and "<svg" in html
     link = re.search(r'href="(http[^"]+/watch/[^"]+)"', html).group(1)
     mama = app.test_client()
-    assert mama.get(link.split("localhost", 1)[1]).status_code == 303
+    shown = mama.get(link.split("localhost", 1)[1])        # opening it spends nothing
+    assert shown.status_code == 200 and 'data-do="accept"' in shown.get_data(as_text=True)
+    assert app.test_client().get(link.split("localhost", 1)[1]).status_code == 200
+    r = mama.post(link.split("localhost", 1)[1], data={"csrf_token": token_of(mama)})
+    assert r.status_code == 303
     page = mama.get(f"/t/{code}/watch").get_data(as_text=True)
     hand = tables_of(app).get(code).view(1)["hand"]
     assert all(f'data-card="{c}"' in page for c in hand) and 'class="act' not in page

@@ -119,14 +119,15 @@ def test_a_restart_keeps_the_watchers_and_forgets_the_removed(make_app):
 def test_a_code_made_again_or_pruned_takes_no_watchers_along(tmp_path):
     st = Store(str(tmp_path / "baraha.sqlite3"))
     st.create_table("ABCD", "tonk", 2, {}, {}, 1.0)
-    st.add_watcher("ABCD", "w1", "Lola", "h1", None)
+    h1, h2 = "1" * 64, "2" * 64         # sha256 hashes, as the store keeps them
+    st.add_watcher("ABCD", "w1", "Lola", h1, None)
     st.add_action("ABCD", 1, 0, None, {"do": "close"}, "r1", closed=2.0)
     st.create_table("ABCD", "tonk", 2, {}, {}, 3.0)        # the closed table's code again
     assert [t["watchers"] for t in st.load_all()] == [[]]
-    st.add_watcher("ABCD", "w2", "Ben", "h2", 1)
+    st.add_watcher("ABCD", "w2", "Ben", h2, 1)
     assert [t["watchers"] for t in st.load_all()] == [
-        [{"id": "w2", "name": "Ben", "token_hash": "h2", "behind": 1, "pending": False,
-          "addr": None}]]
+        [{"id": "w2", "name": "Ben", "token_hash": h2, "behind": 1, "pending": False,
+          "addr": None, "screen": False}]]
     st.add_action("ABCD", 1, 0, None, {"do": "close"}, "r2", closed=4.0)
     assert st.prune(before=5.0) == 2
     st.close()

@@ -170,6 +170,11 @@ def _admit(auth) -> None:
         revoke.held(sid, table, seat, holder)
         if seat is not None:
             table.connected(seat, +1)
+        # A client that says which signal its view is as new as (`told`, the web page) is
+        # told at once if the table has changed since; otherwise nothing, no fetch.
+        told = auth.get("told") if isinstance(auth, dict) else None
+        if isinstance(told, str) and told != table.told_mark():
+            socketio.emit("changed", {"version": table.version}, to=sid, ignore_queue=True)
     if not revoke.holds(sid):
         # Revoked while python-socketio had not yet counted this connection as connected:
         # its disconnect could not end it, so the connect does (its rooms are left already).

@@ -22,7 +22,8 @@ from typing import NamedTuple
 
 log = logging.getLogger("baraha")
 
-AGAIN_SECONDS = (0.05, 0.25, 1.0)     # a disconnect sent again while a connect finishes
+# A disconnect sent again while a connect finishes: a busy machine may take seconds to.
+AGAIN_SECONDS = (0.05, 0.25, 1.0, 3.0, 10.0)
 
 
 class Held(NamedTuple):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 from .errors import StorageFailed, WebError
 
@@ -37,26 +36,30 @@ def at_start(tables, now: float) -> None:
         log.info("start-up: %d idle tables closed, %d old tables pruned", closed, pruned)
 
 
-def sweep(tables, now: float) -> dict:
+def sweep(tables, now: float, wall: float) -> dict:
+    """`now` on the monotonic clock (every duration: a wall clock stepped forward closes
+    nothing), `wall` the wall-clock time (the file's history is kept by it)."""
     idle = closed = empty = 0
     for table in tables.all():
-        if not table.closed and table.host is None and now - table.created >= tables.empty:
+        was_open = not table.closed
+        if not table.closed and table.host is None and now - table.born >= tables.empty:
             empty += close_empty(table)
         if not table.closed and now - table.touched >= tables.idle:
             try:
                 table.close()       # by nobody: the server, after the idle time
                 idle += 1
                 log.info("table %s closed: idle for %.0f h", table.code,
-                         (now - table.touched) / 3600 if table.touched <= now else 0)
+                         (now - table.touched) / 3600)
             except WebError:        # closed meanwhile
                 pass
         if table.closed:
-            if table.closed_at is None:
+            if table.closed_at is None or was_open:     # closed by this sweep: from now
                 table.closed_at = now
             if now - table.closed_at >= tables.linger:
                 tables.forget(table)
                 closed += 1
-    pruned = tables.store.prune(now - tables.history)
+    pruned = tables.store.prune(wall - tables.history)
+    tables.pace_left()
     return {"idle_closed": idle, "empty_closed": empty, "left_memory": closed,
             "pruned": pruned}
 
@@ -81,7 +84,7 @@ def start(tables, every: float = SWEEP_SECONDS) -> None:
     def run():
         while not done.wait(every):
             try:
-                sweep(tables, time.time())
+                tables.sweep()
             except StorageFailed:   # a full disk: logged in one line; the next sweep tries
                 pass
             except Exception:       # a failed sweep must not end the next ones

@@ -5,18 +5,22 @@ text (control, format, private-use, unassigned characters, fillers like U+3164 a
 U+2800, default-ignorable marks that draw nothing: the grapheme joiner, variation
 selectors other than an emoji's own), squeezes spaces, and refuses a name that is empty
 after that, too long (NAME_MAX as people see it: grapheme clusters, counted by the `regex`
-package's \\X), with more than MARKS_PER_LETTER combining marks on one letter (a letter
-buried under a pile of accents), or that reads like a label the screen gives ("You",
-"Seat 2", "Host", "Bot"). The result holds only letters, marks, numbers, punctuation,
+package's \\X; and NAME_CODE_POINTS code points, so one cluster cannot hide a hundred),
+with more than MARKS_PER_LETTER combining marks on one letter (a letter buried under a pile
+of accents), or that reads like a label the screen gives ("You", "Seat 2", "Host", "Bot"),
+also through look-alikes and digits read as letters ("Y0u", "Seat l"). The result holds only letters, marks, numbers, punctuation,
 symbols and plain spaces, so no later formatting step (regexes, templates, log lines)
 meets a character it was not written for.
 
 `clash(name, others)` says which other name at the table it cannot be told apart from:
 both compared by their skeleton (`skeleton`), Unicode's confusable skeleton of UTS #39
 (each character mapped to the prototype its confusables.txt gives, as the
-`confusable-homoglyphs` package ships it), with small capitals read as capitals, case
-folded and accents off, so that "Ana" and "ɑna" (a Latin alpha), "ꓮna" (Lisu),
-"Ꭺna" (Cherokee), "ᴀna" (a small capital) and "Pa0lo"/"Paolo" are one name.
+`confusable-homoglyphs` package ships it, a sequence where the data has one: "m" -> "rn"),
+with small capitals read as capitals, case folded and accents off, so that "Ana" and
+"ɑna" (a Latin alpha), "ꓮna" (Lisu), "Ꭺna" (Cherokee), "ᴀna" (a small capital),
+"Pa0lo"/"Paolo" and "Rnario"/"Mario" are one name. Two pairs of letters that read as one
+letter are not in Unicode's data (17.0 lists "m" -> "rn" only): "w" -> "vv" and "d" -> "cl"
+are added here (SEQUENCES), so "VVowie"/"Wowie" and "Dacl"/"Dad" are one name too.
 """
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ import regex
 from .errors import BadRequest
 
 NAME_MAX = 24       # characters as people see them (grapheme clusters)
+NAME_CODE_POINTS = 64   # code points in all: a cluster can chain any number of them
 MARKS_PER_LETTER = 4    # combining marks one letter may carry (Vietnamese needs two)
 # Letters that draw nothing (Hangul fillers, Braille blank, ...): categories say "letter"
 # or "symbol", but on screen they are empty.
@@ -40,8 +45,12 @@ DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 IGNORED_MARKS = re.compile("[\u034f\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 EMOJI_STYLE = "\ufe0e\ufe0f"
 # The screen's own words for a seat: a player named so would pass for another label.
-RESERVED = re.compile(r"^(you|me|host|bot|free|nobody|the side pot|seat\s*\d+|player\s*\d+)$")
-LABELLIKE = re.compile(r"\bseat\s*\d|\((you|bot|host)\)")
+# Compared by skeleton (`_labels`), so look-alikes and digits read as letters count too.
+LABEL_WORDS = ("you", "me", "host", "bot", "free", "nobody", "the side pot")
+NUMBERED = ("seat", "player")           # "Seat 2", "Player 3"
+# Letter pairs that read as one letter, missing from UTS #39's data (which maps m -> rn):
+# mapped the same way, each letter to the pair it looks like.
+SEQUENCES = {"w": "vv", "d": "cl"}
 GRAPHEME = regex.compile(r"\X")
 
 
@@ -84,17 +93,38 @@ def clean(name) -> str:
         raise BadRequest("name: type a name people can see (it was empty, or only "
                          "invisible characters)")
     letters = GRAPHEME.findall(name)
-    if len(letters) > NAME_MAX:
+    if len(letters) > NAME_MAX or len(name) > NAME_CODE_POINTS:
         raise BadRequest(f"name: must be 1 to {NAME_MAX} characters long")
     if any(sum(unicodedata.category(ch)[0] == "M" for ch in g) > MARKS_PER_LETTER
            for g in letters):
         raise BadRequest(f"name: at most {MARKS_PER_LETTER} accents or marks on one letter, "
                          "so that every letter can be read")
-    label = skeleton(name, digits=False)
-    if RESERVED.match(label) or LABELLIKE.search(label):
+    if reads_as_label(name):
         raise BadRequest(f'name: "{name}" reads like a label the screen uses ("You", '
                          '"Seat 2", "Host"): it could pass for another player; choose another')
     return name
+
+
+@functools.lru_cache(maxsize=1)
+def _labels() -> tuple[frozenset, re.Pattern, re.Pattern]:
+    """(the label words' skeletons, a numbered label as typed, a numbered label with its
+    digits read as the letters they look like: "Seat l", "Player O")."""
+    words = frozenset(skeleton(w) for w in LABEL_WORDS)
+    numbered = "|".join(re.escape(skeleton(w, digits=False)) for w in NUMBERED)
+    folded = "|".join(sorted({re.escape(skeleton(d)) for d in "0123456789"}, key=len,
+                             reverse=True))
+    typed = re.compile(rf"^(?:{numbered})\s*\d+$|\b(?:{numbered})\s*\d|\((?:you|bot|host)\)")
+    read = re.compile(rf"^(?:{numbered})\s*(?:{folded})+$")
+    return words, typed, read
+
+
+def reads_as_label(name: str) -> bool:
+    """Whether `name` reads like a label of the screen ("You", "Seat 2", "(bot)"), also
+    written with look-alikes or with digits for letters ("Y0u") and letters for digits."""
+    words, typed, read = _labels()
+    folded = skeleton(name)
+    return folded in words or bool(read.match(folded)) or bool(typed.search(
+        skeleton(name, digits=False)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -108,10 +138,15 @@ def _glyphs(ch: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def prototype(ch: str) -> str:
-    """The character `ch` is confusable with in UTS #39's skeletons, then a small capital
-    read as its capital ("ᴀ" and "ꭺ" -> "A")."""
+    """The character `ch` is confusable with in UTS #39's skeletons (one character, or the
+    sequence it looks like: "m" -> "rn"), then a small capital read as its capital ("ᴀ"
+    and "ꭺ" -> "A")."""
+    if ch in SEQUENCES:
+        return SEQUENCES[ch]
     glyphs = _glyphs(ch)
     proto = ch
+    if len(glyphs) == 1 and len(glyphs[0]) > 1:
+        return glyphs[0]            # a sequence ("m" -> "rn"): UTS #39 maps to it as is
     if len(glyphs) == 1 and len(glyphs[0]) == 1:
         other = glyphs[0]
         back = _glyphs(other)

@@ -1,13 +1,13 @@
 """The registry: every table of this server by code, created, found, and rebuilt on start-up."""
 from __future__ import annotations
 
+import collections
 import logging
 import secrets
 import threading
 import time
 
-from ..engine.errors import EngineError
-from .errors import NotFound, TooMany
+from .errors import NotFound, TooMany, WebError
 from . import journal, lifecycle, turns, watchers
 from .checks import check_bots, check_setup
 from .seats import TokenIndex
@@ -16,6 +16,25 @@ from .table import Table
 
 log = logging.getLogger("baraha")
 
+
+
+def since(wall: float) -> float:
+    """A stored wall-clock time as a time on the monotonic clock: as long ago as the wall
+    clock says, and never in the future (a clock set back)."""
+    return time.monotonic() - max(0.0, time.time() - wall)
+
+
+MADE_PACE = ((10, 600), (60, 86400))   # tables one address may make: 10 in 10 minutes, 60 a day
+
+
+def _span(seconds: float) -> str:
+    return f"{seconds / 3600:g} hours" if seconds >= 3600 else f"{seconds / 60:g} minutes"
+
+
+def _why(e: Exception) -> str:
+    """An exception in a few words for the log's one line (no traceback)."""
+    said = " ".join(str(e).split())[:120]
+    return f"{type(e).__name__}: {said}" if said else type(e).__name__
 
 
 def tables_of(app) -> "Tables":
@@ -30,12 +49,18 @@ class Tables:
                  deck_source=None,
                  max_tables: int = 500, scheduler=None, per_client: int = 4,
                  idle: float = 12 * 3600, empty: float = 600, linger: float = 600,
-                 history: float = 30 * 86400, retry: float = 5.0, shard: Shard | None = None):
+                 history: float = 30 * 86400, retry: float = 5.0, shard: Shard | None = None,
+                 made_pace=MADE_PACE, closed_kept: int = 100):
         self.store = store
         # One process of several (`baraha serve --shard K/N`): it makes, loads and serves only
         # the codes whose first letter is its own (shards.py); None: every code is ours.
         self.shard = shard
         self.per_client = per_client        # live tables one client address may have made
+        # Tables one address may make in a window (count, seconds), closed ones too; lifted
+        # with per_client (behind a proxy every phone has one address).
+        self.made_pace = tuple(made_pace or ()) if per_client is not None else ()
+        self._made: dict[str, collections.deque] = {}   # address -> when it made its last ones
+        self.closed_kept = closed_kept      # closed tables kept in memory, the newest
         self.idle, self.linger, self.history = idle, linger, history    # seconds
         self.empty = empty      # a table no person sat at is closed this long after it was made
         self.notify = notify or (lambda code, version: None)
@@ -59,7 +84,7 @@ class Tables:
     def _table(self, code, game, players, options, bots, created) -> Table:
         return Table(code, game, players, options, bots, created, store=self.store,
                      notify=self.notify, scheduler=self.scheduler, tokens=self.tokens,
-                     revoke=self.revoke,
+                     revoke=self.revoke, on_close=self._closed,
                      deck_source=self.deck_source)
 
     def create(self, game, players=None, options=None, bots=None, creator=None) -> Table:
@@ -78,11 +103,19 @@ class Tables:
             self.store.create_table(code, game, players, options,
                                     {str(s): lvl for s, lvl in bots.items()}, created, creator)
             table = self._tables[code] = self._table(code, game, players, options, bots, created)
-            table.creator, table.touched = creator, created
+            table.creator = creator
+            if creator is not None and self.made_pace:
+                self._made.setdefault(creator, collections.deque()).append(time.monotonic())
         log.info("table %s created: %s for %d", code, game, players)
         return table
 
     def _check_creator(self, creator) -> None:
+        made = self._made.get(creator) if creator is not None else None
+        now = time.monotonic()
+        for count, seconds in self.made_pace:
+            if made and sum(now - t < seconds for t in made) >= count:
+                raise TooMany(f"this phone made {count} tables in {_span(seconds)}: play at "
+                              "one of them, or wait a while before making another")
         if creator is not None and self.per_client is not None and \
                 sum(t.creator == creator and not t.closed
                     for t in self._tables.values()) >= self.per_client:
@@ -109,7 +142,7 @@ class Tables:
         with self._lock:
             live = [t for t in self._tables.values() if not t.closed]
             empty = [t for t in live if t.host is None]
-            oldest = min(empty, key=lambda t: t.created) \
+            oldest = min(empty, key=lambda t: t.born) \
                 if len(live) >= self.max_tables and empty else None
         if oldest is not None:
             lifecycle.close_empty(oldest)
@@ -161,31 +194,98 @@ class Tables:
     def load_all(self) -> None:
         """Rebuild every open table from the store, then resume what was pending. Tables
         idle too long are closed first, and history past its time is pruned: neither is
-        read, so start-up time and memory follow the open tables only."""
-        now = time.time()
-        lifecycle.at_start(self, now)
+        read, so start-up time and memory follow the open tables only. Each table alone: one
+        whose rows cannot be read or replayed is closed (or, if nothing of it can be shown,
+        not served), with one line in the log naming it and why; every other is served."""
+        lifecycle.at_start(self, time.time())
         for rec in self.store.load_all():
             if not self.ours(rec["code"]):
                 continue        # another process's (one file per process is the rule)
-            table = self._table(rec["code"], rec["game"], rec["players"], rec["options"],
-                                {int(s): lvl for s, lvl in rec["bots"].items()}, rec["created"])
-            table.creator, table.touched = rec["creator"], rec["touched"]
+            table = self._load(rec)
+            if table is not None:
+                self._tables[table.code] = table
+        for table in self.all():
             try:
-                for version, kind, data in rec["events"]:
-                    journal.apply(table, version, kind, data)
-            except (EngineError, KeyError, TypeError, ValueError) as e:
-                # A log the engine no longer accepts: keep what replayed, write nothing more.
-                log.error("table %s: replay stopped at version %d: %s", rec["code"],
-                          table.version + 1, type(e).__name__)
+                turns.resume(table)
+            except Exception as e:      # its own state, not the server's: this table alone
                 table.closed = True
+                log.warning("table %s: closed at start-up: what it was doing could not go "
+                            "on (%s)", table.code, _why(e))
+
+    def _load(self, rec: dict) -> Table | None:
+        """One table from its record (store.load_all), or None when it cannot be served."""
+        code, problem = rec["code"], rec.get("problem")
+        if "game" not in rec:
+            log.warning("table %s: not served: %s", code, problem)
+            return None
+        try:
+            players, _ = check_setup(rec["game"], rec["players"], rec["options"])
+            bots = check_bots(rec["bots"], players)
+            table = self._table(code, rec["game"], players, rec["options"], bots,
+                                rec["created"])
+        except Exception as e:
+            log.warning("table %s: not served: its settings cannot be read (%s)", code, _why(e))
+            return None
+        table.creator = rec["creator"]
+        table.born, table.touched = since(rec["created"]), since(rec["touched"])
+        try:
+            for version, kind, data in rec["events"]:
+                try:
+                    journal.apply(table, version, kind, data)
+                except Exception as e:      # the log stops here: keep what replayed
+                    problem = problem or f"its log does not replay at version {version} ({_why(e)})"
+                    break
             watchers.restore(table, rec["watchers"])
-            self._tables[table.code] = table
-        for table in self._tables.values():
-            turns.resume(table)
+            for seat in range(table.players):           # what its phones will ask for
+                table._view(seat)
+            for w in table.watchers.values():
+                table._view(w.behind, watcher=True)
+        except Exception as e:
+            for seat, st in enumerate(table.seats):     # its tokens open nothing
+                self.tokens.move(code, seat, st.token_hash, None)
+            log.warning("table %s: not served: it cannot be shown (%s)", code, _why(e))
+            return None
+        if problem:
+            table.closed = True         # nothing more is written to it
+            log.warning("table %s: closed at start-up: %s", code, problem)
+        return table
 
     def sweep(self, now: float | None = None) -> dict:
-        """Close idle tables, let closed ones leave memory, prune old history."""
-        return lifecycle.sweep(self, time.time() if now is None else now)
+        """Close idle tables, let closed ones leave memory, prune old history. `now`: as if
+        swept at that wall-clock time (tests look ahead); durations are measured on the
+        monotonic clock, so a wall clock stepped forward closes nothing."""
+        ahead = 0.0 if now is None else now - time.time()
+        return lifecycle.sweep(self, time.monotonic() + ahead, time.time() + ahead)
+
+    def _closed(self, table: Table) -> None:
+        """A table closed (its host, the sweep): one that never dealt has nothing to keep
+        and leaves memory and the file at once; of the others the newest `closed_kept`
+        stay on their players' screens until their linger time, the oldest leave first."""
+        table.closed_at = time.monotonic()
+        if table.hand_number == 0:
+            try:
+                self.store.delete_table(table.code)
+            except WebError:        # the disk: one line logged; pruned at the next start
+                pass
+            self.forget(table)
+            log.info("table %s closed before it dealt: deleted", table.code)
+            return
+        with self._lock:
+            closed = sorted((t for t in self._tables.values() if t.closed),
+                            key=lambda t: t.closed_at if t.closed_at is not None else t.born)
+        for old in closed[:max(0, len(closed) - self.closed_kept)]:
+            self.forget(old)
+
+    def pace_left(self) -> None:
+        """Forget addresses that made no table within the longest window (the sweep)."""
+        longest = max((s for _, s in self.made_pace), default=0)
+        now = time.monotonic()
+        with self._lock:
+            for addr, made in list(self._made.items()):
+                while made and now - made[0] >= longest:
+                    made.popleft()
+                if not made:
+                    del self._made[addr]
 
     def forget(self, table: Table) -> None:
         """A closed table leaves memory: its code and its seats' tokens are free."""

@@ -12,6 +12,9 @@ watcher comes, its token hash replaced when an invitation is opened, deleted whe
 watcher is ended): not part of the story of a hand, so it
 moves no version, but a restart keeps them watching.
 
+Beside the log too, `season_out` holds the people left out of the family's season
+(tables/season.py): each by the skeleton of their name (tables/names.py), never the name.
+
 Only the sha256 of a seat's or a watcher's token is stored, never the token.
 
 A write that fails (the disk is full, or any other SQLite error) is rolled back whole and
@@ -32,6 +35,7 @@ import sqlite3
 import threading
 import time
 
+from . import rows
 from .errors import StorageFailed
 
 log = logging.getLogger("baraha")
@@ -91,9 +95,55 @@ CREATE TABLE IF NOT EXISTS watchers (
     came       REAL NOT NULL,           -- the order they came in
     pending    INTEGER,                 -- 1: an invitation whose link was not opened yet
     addr       TEXT,                    -- an open watcher's client address (a cap per address)
+    screen     INTEGER,                 -- 1: a table screen (the watch link in a wide window)
     PRIMARY KEY (code, id)
 );
+CREATE TABLE IF NOT EXISTS season_out (
+    who TEXT PRIMARY KEY,               -- a name's skeleton (tables/names.py): left out of the season
+    at  REAL NOT NULL
+);
 """
+
+
+class DamagedFile(Exception):
+    """The database file is damaged (SQLite's quick_check, or it cannot be read at all):
+    one line that says what to do (`baraha serve` prints it and stops)."""
+
+    def __init__(self, why: str):
+        why = " ".join(str(why).split())[:200]
+        super().__init__(f"the file is damaged ({why}; SQLite's quick_check): put a backup "
+                         f"in its place, or move it away to start afresh "
+                         f"(docs/OPERATIONS.md, Backups)")
+
+
+def _read(code, got: dict) -> dict:
+    """One table's rows read (tables/rows.py): its record with "problem" None, or naming the
+    first row that cannot be read ("events" then holds the log up to that row). A table
+    whose own row cannot be read is {"code", "problem"} alone."""
+    try:
+        rec = rows.table(got["table"])
+    except rows.BadRow as e:
+        return {"code": code, "problem": f"its row in the tables list: {e}"}
+    players, problems = rec["players"], []
+    for kind in ("seat", "deal", "action", "watcher"):
+        read = getattr(rows, kind)
+        for r in got[kind]:
+            try:
+                (rec["watchers"] if kind == "watcher" else rec["events"]).append(read(r, players))
+            except rows.BadRow as e:
+                problems.append(str(e))
+    rec["events"], gap = rows.in_order(rec["events"])
+    rec["problem"] = problems[0] if problems else gap
+    return rec
+
+
+def _json_or(text, default):
+    """A JSON column read for a report (the season): what it holds, or `default` for a row
+    that does not read (a damaged row is then left out, not an error page)."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return default
 
 
 def _dump(obj) -> str:
@@ -135,7 +185,22 @@ class Store:
         # Per thread (a greenlet's own under gevent): `batch`, the writes of the `together`
         # open there, kept in order until it ends, or None.
         self._open = threading.local()
+        try:
+            self._prepare(durable)
+        except (sqlite3.DatabaseError, DamagedFile) as e:
+            self._conn.close()
+            if getattr(e, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT,
+                                                        sqlite3.SQLITE_NOTADB):
+                raise DamagedFile(str(e)) from None     # not a database, or a damaged one
+            raise
+
+    def _prepare(self, durable: bool) -> None:
         with self._lock:
+            # A damaged file is said in one line before anything reads it (a half-copied or
+            # truncated file used to fail later, table by table, with a traceback).
+            found = [r[0] for r in self._conn.execute("PRAGMA quick_check")]
+            if found != ["ok"]:
+                raise DamagedFile(f"{len(found)} problem(s), the first: {found[0]}")
             self._conn.execute("PRAGMA journal_mode=WAL")
             # Every commit is in the WAL file before the answer goes out, so an acknowledged
             # move survives the server being killed (tests/proof/test_crash.py). NORMAL: the
@@ -158,8 +223,8 @@ class Store:
                 self._conn.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             self._conn.executescript(SCHEMA)
             cols = {r[1] for r in self._conn.execute("PRAGMA table_info(watchers)")}
-            for col, kind in (("pending", "INTEGER"), ("addr", "TEXT")):
-                if col not in cols:                 # a file made before invitations
+            for col, kind in (("pending", "INTEGER"), ("addr", "TEXT"), ("screen", "INTEGER")):
+                if col not in cols:                 # a file made before invitations, screens
                     self._conn.execute(f"ALTER TABLE watchers ADD COLUMN {col} {kind}")
             for name in ("hands", "actions"):       # a file made before the seals
                 cols = {r[1] for r in self._conn.execute(f"PRAGMA table_info({name})")}
@@ -263,7 +328,8 @@ class Store:
             return
         if row[0] is None:
             raise ValueError(f"table {code} is still open")
-        old = f"{code}.{int(row[0])}"
+        stamp = row[0] if isinstance(row[0], (int, float)) else time.time()    # a damaged row
+        old = f"{code}.{int(stamp)}"
         conn.execute("PRAGMA defer_foreign_keys = ON")     # children first, then parent
         for name in ("seats", "hands", "actions", "tables"):
             conn.execute(f"UPDATE {name} SET code = ? WHERE code = ?", (old, code))
@@ -297,11 +363,13 @@ class Store:
         self._write("an action", write)
 
     def add_watcher(self, code: str, wid: str, name: str, token_hash: str,
-                    behind: int | None, pending: bool = False, addr: str | None = None) -> None:
-        row = (code, wid, name, token_hash, behind, time.time(), 1 if pending else None, addr)
+                    behind: int | None, pending: bool = False, addr: str | None = None,
+                    screen: bool = False) -> None:
+        row = (code, wid, name, token_hash, behind, time.time(), 1 if pending else None, addr,
+               1 if screen else None)
         self._write("a watcher", lambda conn: conn.execute(
-            "INSERT INTO watchers (code, id, name, token_hash, behind, came, pending, addr) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row))
+            "INSERT INTO watchers (code, id, name, token_hash, behind, came, pending, addr, "
+            "screen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row))
 
     def accept_watcher(self, code: str, wid: str, token_hash: str) -> None:
         """An invitation was opened: its watcher's own token replaces the invitation's."""
@@ -313,6 +381,13 @@ class Store:
         self._write("a watcher's end", lambda conn: conn.execute(
             "DELETE FROM watchers WHERE code = ? AND id = ?", (code, wid)))
 
+    def delete_table(self, code: str) -> None:
+        """Every row of table `code` (a table closed before it ever dealt: no history)."""
+        def write(conn):
+            for name in ("watchers", "seats", "actions", "hands", "tables"):
+                conn.execute(f"DELETE FROM {name} WHERE code = ?", (code,))
+        self._write("deleting a table that never dealt", write)
+
     def close_idle(self, before: float, now: float) -> int:
         """Mark closed every open table untouched since `before` (at start-up: they are not
         replayed). The log keeps no close row for them; `closed` says when."""
@@ -321,10 +396,13 @@ class Store:
             "COALESCE(touched, created) < ?", (now, before)).rowcount)])
 
     def prune(self, before: float, batch: int = 500) -> int:
-        """Forget closed tables closed before `before`, `batch` at a time (a short lock)."""
+        """Forget closed tables closed before `before`, and closed ones that never dealt (a
+        table closed idle at start-up, or left by a crash before it was deleted), `batch` at
+        a time (a short lock)."""
         def forget(conn) -> int:
             codes = [r[0] for r in conn.execute(
-                "SELECT code FROM tables WHERE closed IS NOT NULL AND closed < ? LIMIT ?",
+                "SELECT code FROM tables WHERE closed IS NOT NULL AND (closed < ? OR NOT "
+                "EXISTS (SELECT 1 FROM hands WHERE hands.code = tables.code)) LIMIT ?",
                 (before, batch))]
             if not codes:
                 return 0
@@ -345,48 +423,42 @@ class Store:
 
     def load_all(self, code: str | None = None) -> list[dict]:
         """Every open table with its log and its watchers: {"code", ..., "events": [(version,
-        kind, data)], "watchers": [{"id", "name", "token_hash", "behind"}]}.
+        kind, data)], "watchers": [{"id", "name", "token_hash", "behind"}]}, or, for a table
+        a row of which cannot be read (tables/rows.py), {"code", "problem": why}.
         Closed ones stay in the file as history and are not read: start-up does not grow
         with the history (the log's keys begin with the code). `code`: that table only."""
         which = "closed IS NULL" + (" AND code = ?" if code is not None else "")
         args = (code,) if code is not None else ()
         live = f"code IN (SELECT code FROM tables WHERE {which})"
+        raw: dict = {}
+        try:
+            self._read_raw(raw, which, live, args)
+        except sqlite3.DatabaseError as e:      # a page quick_check let by: still one line
+            if getattr(e, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT,
+                                                        sqlite3.SQLITE_NOTADB):
+                raise DamagedFile(str(e)) from None
+            raise
+        return [_read(code, got) for code, got in raw.items()]
+
+    def _read_raw(self, raw: dict, which: str, live: str, args: tuple) -> None:
         with self._lock:
             conn = self._conn
-            tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2],
-                             "options": json.loads(r[3]), "bots": json.loads(r[4]),
-                             "created": r[5], "closed": r[6], "creator": r[7],
-                             "touched": r[8] or r[5], "events": [], "watchers": []}
-                      for r in conn.execute("SELECT code, game, players, options, bots, "
-                                            "created, closed, creator, touched FROM tables "
-                                            f"WHERE {which} ORDER BY created", args)}
-            for code, version, seat, name, token_hash, bot in conn.execute(
-                    f"SELECT code, version, seat, name, token_hash, bot FROM seats WHERE {live}",
-                    args):
-                tables[code]["events"].append((version, "seat", {
-                    "seat": seat, "name": name, "token_hash": token_hash, "bot": bot}))
-            for code, version, number, deck, dealer, match, options, salt, at in conn.execute(
-                    f"SELECT code, version, number, deck, dealer, match, options, salt, at "
-                    f"FROM hands WHERE {live}", args):
-                tables[code]["events"].append((version, "deal", {
-                    "number": number, "deck": json.loads(deck), "dealer": dealer,
-                    "match": json.loads(match), "options": json.loads(options),
-                    "salt": salt, "at": at}))
-            for code, version, hand_number, seat, action, request, salt, at in conn.execute(
-                    f"SELECT code, version, hand_number, seat, action, request, salt, at "
-                    f"FROM actions WHERE {live}", args):
-                tables[code]["events"].append((version, "action", {
-                    "hand_number": hand_number, "seat": seat, "action": json.loads(action),
-                    "request": request, "salt": salt, "at": at}))
-            for code, wid, name, token_hash, behind, pending, addr in conn.execute(
-                    f"SELECT code, id, name, token_hash, behind, pending, addr FROM watchers "
-                    f"WHERE {live} ORDER BY came, rowid", args):
-                tables[code]["watchers"].append({"id": wid, "name": name,
-                                                 "token_hash": token_hash, "behind": behind,
-                                                 "pending": bool(pending), "addr": addr})
-        for t in tables.values():
-            t["events"].sort(key=lambda e: e[0])
-        return list(tables.values())
+            for r in conn.execute("SELECT code, game, players, options, bots, created, closed, "
+                                  f"creator, touched FROM tables WHERE {which} ORDER BY rowid",
+                                  args):
+                raw[r[0]] = {"table": r, "seat": [], "deal": [], "action": [], "watcher": []}
+            for kind, sql in (
+                    ("seat", "SELECT code, version, seat, name, token_hash, bot FROM seats"),
+                    ("deal", "SELECT code, version, number, deck, dealer, match, options, "
+                             "salt, at FROM hands"),
+                    ("action", "SELECT code, version, hand_number, seat, action, request, "
+                               "salt, at FROM actions"),
+                    ("watcher", "SELECT code, id, name, token_hash, behind, pending, addr, "
+                                "screen FROM watchers")):
+                order = " ORDER BY came, rowid" if kind == "watcher" else ""
+                for r in conn.execute(f"{sql} WHERE {live}{order}", args):
+                    if r[0] in raw:
+                        raw[r[0]][kind].append(r[1:])
 
     def table_of(self, code: str) -> dict | None:
         """{"game", "players", "options", "closed"} of table `code` (open or closed), or None."""
@@ -415,6 +487,43 @@ class Store:
                 "at": row[5], "actions": [{"seat": a[0], "action": json.loads(a[1]),
                                            "salt": a[2], "at": a[3], "request": a[4]}
                                           for a in acts]}
+
+    def season_rows(self) -> list[dict]:
+        """Every table the file holds, open or closed, oldest first, as the season reads it
+        (tables/season.py): {"code", "game", "players", "bots" (at creation), "created",
+        "seats": [(version, seat, name, person, bot)] (person: a person's token was set),
+        "hands": [(number, version)]}. No deck, no token."""
+        with self._lock:
+            conn = self._conn
+            tables = {r[0]: {"code": r[0], "game": r[1], "players": r[2], "bots": _json_or(r[3], {}),
+                             "created": r[4], "seats": [], "hands": []}
+                      for r in conn.execute("SELECT code, game, players, bots, created FROM tables "
+                                            "ORDER BY created, code")}
+            for code, version, seat, name, person, bot in conn.execute(
+                    "SELECT code, version, seat, name, token_hash IS NOT NULL, bot FROM seats "
+                    "ORDER BY code, version"):
+                if code in tables:
+                    tables[code]["seats"].append((version, seat, name, bool(person), bot))
+            for code, number, version in conn.execute(
+                    "SELECT code, number, version FROM hands ORDER BY code, number"):
+                if code in tables:
+                    tables[code]["hands"].append((number, version))
+        return list(tables.values())
+
+    def left_out(self) -> set[str]:
+        """The skeletons of the names left out of the season."""
+        with self._lock:
+            return {r[0] for r in self._conn.execute("SELECT who FROM season_out")}
+
+    def leave_out(self, who: str, out: bool) -> None:
+        """Leave the name whose skeleton is `who` out of the season (`out`), or put it back."""
+        if out:
+            row = (who, time.time())
+            self._write("the season's list of who is left out", lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO season_out (who, at) VALUES (?, ?)", row))
+        else:
+            self._write("the season's list of who is left out", lambda conn: conn.execute(
+                "DELETE FROM season_out WHERE who = ?", (who,)))
 
     def hand_count(self, code: str) -> int:
         """How many hands table `code` has dealt."""

@@ -4,7 +4,9 @@ dealing (deals and the ledger), turns (bots and their timer), view (what a seat 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
+import secrets
 import threading
 import time
 
@@ -25,10 +27,17 @@ from .view import table_view
 log = logging.getLogger("baraha")
 
 
+# What a table has told its phones: every signal (webapp/realtime's `changed`) is a new
+# number, unique in this process, and a process of its own: a view carries the last one it
+# is as new as (`told`), so a phone that connects with it is told only if it is behind.
+_TOLD = itertools.count(1)
+_PROCESS = secrets.token_hex(3)
+
+
 class Table:
     def __init__(self, code: str, game: str, players: int, options: dict,
                  bots: dict[int, str], created: float, *, store, notify, scheduler, tokens,
-                 deck_source=None, revoke=None):
+                 deck_source=None, revoke=None, on_close=None):
         self.code, self.game, self.players = code, game, players
         # The engine's house rules; the table's match play and the timer's and watchers'
         # options (the Pace's) stay out of the engine.
@@ -37,19 +46,26 @@ class Table:
         self.pace = timer.Pace(options)
         self.store, self.notify, self.scheduler, self.tokens = store, notify, scheduler, tokens
         self.revoke = revoke
+        # Told once the table closed (the registry's: a table that never dealt leaves at
+        # once, closed ones are bounded in memory); it never reaches into the registry.
+        self.on_close = on_close
         self.deck_source = deck_source
         self.seats = new_seats(players, bots)
         self.lock = threading.RLock()
         self.version = 0
+        self.told = 0                       # the last signal given (_notify)
         self.hand = None                    # the engine Hand being played, None before the deal
         self.hand_number = 0
         self.chips_before = [0] * players   # ledger of the hands before this one
         self.host: int | None = None
         self.closed = False
         self.last: dict[int, str] = {}      # seat -> request key of its last accepted action
-        # The life cycle (lifecycle.py): who made it, when it last moved, when it closed.
+        # The life cycle (lifecycle.py): who made it; when it was made, last moved and
+        # closed on the monotonic clock (durations: a wall clock set forward closes nothing).
+        # `created` is the wall-clock time, to show and to store.
         self.creator: str | None = None
-        self.touched, self.closed_at = created, None
+        self.born = self.touched = time.monotonic()
+        self.closed_at: float | None = None
         self.versions: list[int] = []       # the version once each event of the hand was applied
         self.sealed: str | None = None      # the hand's deal commitment (seal.py)
         # Match play (match.py): the match's number, its first hand, whether it is over.
@@ -57,12 +73,15 @@ class Table:
         self.fresh_match = False            # "Play again" was sent: the next deal starts anew
         self.seals: dict[int, str] = {}     # event index -> a reshuffled stock's commitment
         self.watchers: dict = {}            # watchers.py: id -> Watcher, in the order they came
-        # In memory only: after a restart these are asked again or made again.
-        # claims.py: seat -> a pending claim's token hash, or None (its person asks a bot
-        # for it back); and what the host said no to, until the asker is told (a claim's
-        # token hash -> its seat, ("back", seat) -> True).
-        self.seat_requests: dict = {}
+        # In memory only: after a restart these are asked again or made again (claims.py):
+        # pending claims (id -> Claim, oldest first), seats whose person asks a bot for
+        # them back, what was said no to until its asker is told (a claim's token hash, or
+        # ("back", seat) -> (seat, why)), and seats handed to a new phone whose holder is
+        # yet to be told (seat -> names of the watchers behind it that were ended).
+        self.claims: dict = {}
+        self.backs: set[int] = set()
         self.seat_refusals: dict = {}
+        self.handed: dict[int, list[str]] = {}
         self.finished: dict[int, dict] = {}     # history.py: hand number -> its summary
         self.reviews: dict = {}             # (hand number, seat) -> its review (web/learn.py)
 
@@ -123,6 +142,8 @@ class Table:
             view, version = self._view(by if by is not None else 0), self.version
         self.revoked("watcher")     # a closed table's watchers' tokens stop working
         self._notify(version)
+        if self.on_close is not None:
+            self.on_close(self)
         return view
 
     def connected(self, seat: int, delta: int) -> None:
@@ -205,15 +226,16 @@ class Table:
 
     # In memory only, or this table's own machinery: kept as it is when the table is put
     # back from the store; everything else is taken from the replayed copy.
-    _KEPT = frozenset({"lock", "store", "notify", "scheduler", "tokens", "revoke",
-                       "deck_source", "seats", "watchers", "seat_requests", "seat_refusals",
-                       "creator", "touched", "closed_at", "reviews", "pace"})
+    _KEPT = frozenset({"lock", "store", "notify", "scheduler", "tokens", "revoke", "on_close",
+                       "deck_source", "seats", "watchers", "claims", "backs", "seat_refusals", "handed",
+                       "creator", "born", "touched", "closed_at", "reviews", "pace", "told"})
 
     def _reload(self) -> None:
         """Put the table back as the store has it: its log replayed into a fresh copy (the
         same replay as at start-up), whose state then replaces this one's."""
         rec = self.store.load_one(self.code)
-        if rec is None:         # closed in the file: nothing more will be written here
+        if rec is None or rec.get("problem"):   # closed in the file, or damaged there:
+            # nothing more will be written here
             self.closed = True
             return
         fresh = Table(self.code, self.game, self.players, rec["options"],
@@ -236,7 +258,7 @@ class Table:
         """Write first, then apply: the same code replays the journal on start-up."""
         version = self.version + 1
         journal.write(self.store, self.code, version, kind, data)
-        self.touched = time.time()
+        self.touched = time.monotonic()
         journal.apply(self, version, kind, data, hand)
 
     def revoked(self, *holder) -> None:
@@ -251,12 +273,17 @@ class Table:
             log.exception("table %s: closing revoked sockets failed", self.code)
 
     def _notify(self, version: int) -> None:
+        self.told = next(_TOLD)         # after the change: a view drawn before this is behind
         try:
             self.notify(self.code, version)
         except Exception:       # a push that fails must not undo an accepted action
             log.exception("table %s: notify failed", self.code)
 
     # ---- views ----------------------------------------------------------------------
+
+    def told_mark(self) -> str:
+        """The table's last signal, as a view carries it (`told`)."""
+        return f"{_PROCESS}.{self.told}"
 
     def view(self, seat: int, worded: bool = True) -> dict:
         """`worded`: with the `log` of the JSON view (pages word their own story)."""

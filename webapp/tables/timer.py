@@ -140,6 +140,12 @@ def _still_offline(table, seat: int, since: float) -> None:
     table._notify(version)
 
 
+def deadline_shown(table) -> str | None:
+    """When the acting seat's time runs out, as ISO 8601 UTC wall-clock time."""
+    when = table.pace.deadline
+    return None if when is None else iso(table.scheduler.shown(when))
+
+
 def iso(when: float | None) -> str | None:
     if when is None:
         return None

@@ -33,7 +33,13 @@ class Scheduler:
         self.stopped = False
 
     def now(self) -> float:
-        return time.time()
+        """Durations (the turn timer, away seats) on the monotonic clock: a wall clock set
+        hours forward (a Raspberry Pi's, synced late) never runs out anybody's turn."""
+        return time.monotonic()
+
+    def shown(self, when: float) -> float:
+        """A time on `now`'s clock as wall-clock time, to show (a turn's deadline)."""
+        return time.time() + (when - self.now())
 
     def after(self, seconds: float, fn, *args) -> None:
         timer = threading.Timer(seconds, fn, args=args)

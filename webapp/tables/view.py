@@ -23,7 +23,7 @@ def table_view(table, seat: int | None, acting: bool = False, worded: bool = Tru
         may_act=not table.closed and me is not None and (acting or not me.bot),
         offered=language.offered(table, seat) if me is not None and not watcher else (),
         deal_commitment=table.sealed, seals=table.seals,
-        watcher=watcher, deadline=timer.iso(table.pace.deadline),
+        watcher=watcher, deadline=timer.deadline_shown(table),
         auto=frozenset(table.pace.auto))
     # A bot about to act reads events, not sentences, and a page words its own story
     # (webapp/web/present.py): only the JSON view's `log` is worded here.
@@ -32,4 +32,6 @@ def table_view(table, seat: int | None, acting: bool = False, worded: bool = Tru
     view["options"].update(table.match_rules)
     view["match_play"] = match.summary(table)
     view["options"].update(table.pace.options)      # the timer's and watchers' options too
+    if not worded:      # a page's view: the signal it is as new as (webapp/realtime/)
+        view["told"] = table.told_mark()
     return view

@@ -11,6 +11,7 @@ from ..server.pace import burst_over, pace_of
 from ..tables import tables_of, watchers
 from ..tables.errors import BadRequest, Forbidden, TooLarge, TooMany
 from .guard import same_origin
+from . import inputs
 from ..tables.cookies import cookie_name
 from .seats import seat_at, seated, watcher_of
 
@@ -58,10 +59,11 @@ def json_body() -> dict:
     try:
         body = request.get_json(force=True, silent=True)
     except RecursionError:      # "[[[[...]]]]" a few thousand deep: the parser gives up
-        raise BadRequest("the body is nested too deeply to be an action") from None
+        raise BadRequest(f"the body is nested too deeply (at most {inputs.MAX_DEPTH} "
+                         "levels)") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
-    return body
+    return inputs.checked(body, "the body")
 
 
 def _bounded(body: dict) -> None:

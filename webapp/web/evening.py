@@ -14,7 +14,7 @@ from ..engine.cards import parse, texts
 from ..engine.views import event_for, result_of
 from ..tables import history, report, seal
 from .. import words as W
-from . import chart, present
+from . import chart, inputs, present
 from .seats import seated
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
@@ -73,10 +73,7 @@ def step_view(table, doc: dict, step: int, seat: int) -> dict:
 def replay(table, seat: int, number: int):
     doc = history.file_of(table, number)
     total = len(doc["actions"])
-    try:
-        step = int(request.args.get("step", 0))
-    except ValueError:
-        step = 0
+    step = inputs.whole(request.args.get("step"), 4) or 0
     step = max(0, min(total, step))
     view = step_view(table, doc, step, seat)
     words = W.Words(view, viewer=seat, card=present.card_label, cards=present.cards_label,

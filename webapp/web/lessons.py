@@ -14,7 +14,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 
 from .. import lessons, words as W
-from . import guard, partials, present
+from . import guard, inputs, partials, present
 
 bp = Blueprint("lessons", __name__, url_prefix="/learn")
 
@@ -45,8 +45,7 @@ def _step(game: str, number: int | None = None):
     if game not in lessons.GAMES:
         abort(404)
     if number is None:
-        raw = request.args.get("step", "0")
-        number = int(raw) if raw.isdigit() and len(raw) < 4 else 0
+        number = inputs.whole(request.args.get("step"), 3) or 0
     step = lessons.step(game, number)
     step.view["players"][lessons.LEARNER]["name"] = _("You")
     if step.view["result"] is not None:
@@ -79,10 +78,7 @@ def move(game: str):
     though it changes nothing kept."""
     guard.check()
     step = _step(game)
-    try:
-        played = json.loads(request.form.get("action", "null"))
-    except ValueError:
-        played = None
+    played = inputs.json_value(request.form.get("action", "null"), "action")
     if step.move is None and played == NEXT:       # the hand again, from its deal
         return _moved(f"{request.path}?step=0", None)
     right = step.move is not None and played == step.move

@@ -13,7 +13,7 @@ from ..tables.errors import WebError
 from ..tables.cookies import cookie_name, seat_tokens
 from ..tables import BOT_LEVELS, tables_of
 from ..tables.match import OPTIONS as MATCH, TABLE_OPTIONS
-from . import guard, present
+from . import guard, inputs, present
 
 bp = Blueprint("lobby", __name__)
 
@@ -103,10 +103,8 @@ def read_options(game: str, form) -> dict:
         if isinstance(o.default, bool):
             value = {"true": True, "false": False}.get(raw.lower(), raw)
         elif isinstance(o.default, int):
-            try:
-                value = int(raw)
-            except ValueError:
-                value = raw
+            number = inputs.whole(raw, 6)       # else the text: the engine names it
+            value = raw if number is None else number
         else:
             value = raw
         if value != o.default or type(value) is not type(o.default):
@@ -121,7 +119,8 @@ def read_pace(form) -> dict:
     """The turn timer and watchers fields (both games) as table options."""
     pace = {}
     raw = (form.get("pace.turn_seconds") or "0").strip()
-    pace["turn_seconds"] = int(raw) if raw.isdigit() else raw      # the table checks it
+    seconds = inputs.whole(raw, 4)
+    pace["turn_seconds"] = raw if seconds is None else seconds      # the table checks it
     if (form.get("pace.watchers") or "true") == "false":
         pace["watchers"] = False
     return pace

@@ -9,6 +9,7 @@ from flask import render_template, request, url_for
 
 from ..tables import claims, watchers
 from . import i18n, present
+from .links import table_url
 
 SORT_COOKIE = "baraha-sort"
 
@@ -29,7 +30,9 @@ def context(table, view: dict, watcher=None, act_url: str | None = None) -> dict
     botted = mover.get("bot") if seat is not None else None
     turn, over = view["turn"], view["result"] is not None
     hosting = seat is not None and view["host"] == seat
-    asks = dict(table.seat_requests) if table is not None else {}
+    own = seat if watcher is None and table is not None else None     # a seat's own phone
+    asked = claims.waiting(table) if own is not None else []
+    backs = sorted(table.backs) if hosting and own is not None else []
     said = present.Told(view)
     waiting_for = [p["seat"] for p in players if not p.get("bot") and not p.get("ready")] \
         if over and mover.get("ready") else []
@@ -38,12 +41,20 @@ def context(table, view: dict, watcher=None, act_url: str | None = None) -> dict
         "waiting": view["phase"] == "waiting", "over": over, "turn": turn, "botted": botted,
         "mine": seat is not None and turn == seat and not botted, "hosting": hosting,
         "watching": watchers.listed(table) if hosting else [],
-        "seat_asks": sorted((s, bool(h)) for s, h in asks.items()) if hosting else [],
+        # The watch link, which a wide window turns into the table screen (the host's offer).
+        "watch_url": f"{table_url(view['code'])}/watch" if hosting else "",
+        # Seat requests (claims.py): every pending claim and every person asking a bot for
+        # their seat back, for the host (its sheet, _host_asks.html, counts them all in
+        # `seat_asks`); the claims for its own seat, for a seat's phone.
+        "seat_claims": asked if hosting else [c for c in asked if c["seat"] == own],
+        "seat_backs": backs,
+        "seat_asks": asked + backs if hosting else [],
         # Someone else's seat that is away, with no bot yet: the host may let one play it.
         "host_away": [p for p in players if p.get("away") and not p.get("bot")
                       and p["seat"] != seat] if hosting else [],
-        "seat_asked": sorted(asks),
-        "seat_refused": table is not None and seat is not None and claims.refused_back(table, seat),
+        "seat_asked": sorted(table.backs) if table is not None else [],
+        "seat_refused": own is not None and claims.refused_back(table, own),
+        "seat_handed": claims.handed(table, own) if own is not None else None,
         "waiting_for": waiting_for,
         "lines": said.lines, "spoken": said.spoken, "turn_words": said.turn,
         "feed": said.feed if watcher is None else [],      # "since your turn": a seat's

@@ -18,20 +18,23 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..server.pace import pace_of, per_seconds
-from ..tables import claims, tables_of
+from ..tables import claims, clean_name, tables_of
 from ..tables.errors import BadRequest, Forbidden, Stale, TooMany, Unauthorized, WebError
 from ..tables.language import TABLE_ACTIONS
-from . import guard, partials, present
+from . import guard, inputs, partials, present
 from .lobby import GAMES, forget_seat_cookie, home_page, rules_for, set_seat_cookie
+from .links import table_url
 from .seats import seat_token, seated
 
 bp = Blueprint("table", __name__, url_prefix="/t")
 
 NUDGE_EVERY = per_seconds(1, 20)    # at most one nudge per player in 20 s, from anyone
 # Asking for a person's seat: a phone does it once or twice; more is someone pestering the
-# host. Per address, and per table from every address together.
+# host. Per asking address; per table too, but only for addresses that asked it before, so
+# strangers' claims never lock the seat's own person out (a new address is answered).
 CLAIMS_PER_ADDRESS = per_seconds(3, 60)
 CLAIMS_PER_TABLE = per_seconds(10, 60)
+ASKED_BEFORE = per_seconds(1, 3600)     # an address's first claim at a table in an hour
 STALE_WORDS = _l("Someone moved before your tap arrived; here is the table as it is now.")
 NO_SEAT_WORDS = _l("This browser has no seat at this table: reload the page to join.")
 
@@ -72,8 +75,7 @@ def _words(view: dict | None, error) -> str:
 
 
 def join_url(code: str) -> str:
-    base = current_app.config.get("PUBLIC_URL") or request.host_url
-    return f"{base.rstrip('/')}/t/{code}"
+    return table_url(code)
 
 
 @lru_cache(maxsize=256)
@@ -114,7 +116,7 @@ def answer(table, view: dict, toast: str | None = None):
 
 
 def _join_page(table, error: str | None = None, status: int = 200, name: str = "",
-               waiting_for: int | None = None):
+               waiting_for: dict | None = None):
     view = _view(table, 0)
     seats = []
     for p in view["players"]:
@@ -141,13 +143,35 @@ def page(code: str):
     seat = _seat(table)
     if seat is None:
         token = seat_token(table.code)
-        waits = claims.claimed_seat(table, token)
+        waits = claims.pending(table, token)
         refused = claims.refused_claim(table, token) if waits is None else None
         if refused is not None:
-            return _join_page(table, _("The host did not give Seat %(number)d to this phone. Ask again, "
-                                       "or sit in a free seat.", number=refused + 1))
-        return _join_page(table, waiting_for=waits)
+            return _join_page(table, _refused_words(*refused))
+        return _join_page(table, waiting_for=waits.shown() if waits else None)
     return _page(table, _view(table, seat))
+
+
+def _refused_words(seat: int, why: str) -> str:
+    if why == "given":
+        return _("The host gave Seat %(number)d to another phone. If that was not you, "
+                 "ask again and tell the host your code.", number=seat + 1)
+    if why == "seat":
+        return _("The phone that holds Seat %(number)d said no. Ask again, or sit in a "
+                 "free seat.", number=seat + 1)
+    return _("The host did not give Seat %(number)d to this phone. Ask again, or sit in a "
+             "free seat.", number=seat + 1)
+
+
+@bp.get("/<code>/claim")
+def claim_status(code: str):
+    """The asking phone's page asks every few seconds whether its claim was answered: 204
+    while it waits, else htmx is told to load the page again (the table, or why not)."""
+    table = tables_of(current_app).get(code)
+    if claims.pending(table, seat_token(table.code)) is not None:
+        return "", 204
+    resp = make_response("", 200)
+    resp.headers["HX-Refresh"] = "true"
+    return resp
 
 
 @bp.post("/<code>/join")
@@ -155,11 +179,7 @@ def join(code: str):
     guard.check()
     table = tables_of(current_app).get(code)
     name = request.form.get("name", "")
-    raw = request.form.get("seat")
-    try:
-        seat_wanted = int(raw) if raw not in (None, "") else None
-    except ValueError:
-        seat_wanted = None
+    seat_wanted = inputs.whole(request.form.get("seat"), 2)
     try:
         seat, token = table.join(name, seat_wanted)
     except WebError as e:
@@ -183,10 +203,12 @@ def partial(table, seat: int):
 @bp.post("/<code>/act")
 @seated(bearer=False, refused=_no_seat, first=guard.check)
 def act(table, seat: int):
+    version = inputs.whole(request.form.get("version"), 9)
     try:
-        version = int(request.form.get("version", ""))
-        action = json.loads(request.form.get("action", ""))
-    except (ValueError, RecursionError):    # RecursionError: thousands of nested brackets
+        action = inputs.json_value(request.form.get("action"), "action")
+    except BadRequest:
+        action = None
+    if version is None or action is None:
         return _fail(table, seat, BadRequest("that button sent something the server cannot read: reload the page"))
     do = action.get("do") if isinstance(action, dict) else None
     own = TABLE_ACTIONS.get(do) if isinstance(do, str) else None
@@ -228,19 +250,27 @@ def set_bot(table, me: int, seat: int):
 @bp.post("/<code>/seats/<int:seat>/claim")
 def claim(code: str, seat: int):
     """A phone without the seat's cookie asks for that seat (its owner's phone lost it, or
-    they moved phones): it gets a new token now, good once the host approves."""
+    they moved phones), with the name its person types: it gets a new token and a 4-digit
+    code now, the token good once the host approves the claim with that code."""
     guard.check()
     table = tables_of(current_app).get(code)
-    pace = pace_of(current_app)
+    name = request.form.get("name", "")
+    mine = claims.pending(table, seat_token(table.code))
+    if mine is not None and mine.seat == seat:          # asked twice: the same claim
+        return redirect(url_for("table.page", code=table.code), 303)
+    pace, addr = pace_of(current_app), request.remote_addr or "?"
     try:
-        if not (pace.allow(CLAIMS_PER_ADDRESS, "claim", request.remote_addr or "?")
-                and pace.allow(CLAIMS_PER_TABLE, "claim", table.code)):
-            raise TooMany("this seat was asked for a moment ago: wait a minute, then ask again")
-        token = claims.claim(table, seat)
+        clean_name(name)        # a name that cannot be shown is refused before it is counted
+        first = pace.allow(ASKED_BEFORE, "claim-first", table.code, addr)
+        if not (pace.allow(CLAIMS_PER_ADDRESS, "claim", addr)
+                and (first or pace.allow(CLAIMS_PER_TABLE, "claim", table.code))):
+            raise TooMany("this phone asked for a seat a moment ago: wait a minute, then ask again")
+        _, token = claims.claim(table, seat, name, addr, first)
     except WebError as e:
-        return _join_page(table, _words(None, e), e.status)
+        return _join_page(table, _words(None, e), e.status, name)
     resp = make_response(redirect(url_for("table.page", code=table.code), 303))
     set_seat_cookie(resp, table.code, token)
+    resp.set_cookie("baraha-name", name.strip(), max_age=365 * 24 * 3600, samesite="Lax")
     return resp
 
 
@@ -260,14 +290,37 @@ def ask_back(table, me: int, seat: int):
 @bp.post("/<code>/seats/<int:seat>/approve")
 @seated(bearer=False, refused=_no_seat, first=guard.check)
 def approve(table, me: int, seat: int):
-    """The host gives a seat to the phone that asked for it (or refuses, `refuse=1`)."""
+    """The host gives a seat to the phone of one claim (`claim`: its id; every other claim
+    for the seat is refused), or back to its person from the bot (no claim)."""
+    cid = request.form.get("claim") or None
     try:
-        if request.form.get("refuse"):
-            claims.refuse(table, seat, by=me)
+        if request.form.get("refuse"):      # a page drawn before the refuse form had its own
+            claims.refuse(table, seat, by=me, cid=cid)
         else:
-            claims.approve(table, seat, by=me)
+            claims.approve(table, seat, by=me, cid=cid)
     except WebError as e:
         return _fail(table, me, e)
+    return answer(table, _view(table, me))
+
+
+@bp.post("/<code>/seats/<int:seat>/refuse")
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def refuse(table, me: int, seat: int):
+    """The host says no to one claim (`claim`) or to a person asking a bot for their seat
+    back; the seat's own phone may say no to a claim for its seat."""
+    try:
+        claims.refuse(table, seat, by=me, cid=request.form.get("claim") or None)
+    except WebError as e:
+        return _fail(table, me, e)
+    return answer(table, _view(table, me))
+
+
+@bp.post("/<code>/seats/<int:seat>/handed")
+@seated(bearer=False, refused=_no_seat, first=guard.check)
+def handed_seen(table, me: int, seat: int):
+    """The new holder of a seat read what the hand-off ended: the note goes."""
+    if me == seat:
+        claims.told_handed(table, seat)
     return answer(table, _view(table, me))
 
 

@@ -10,7 +10,11 @@ A watcher's token reads GET /api/tables/CODE (its view) and is refused every act
 webapp/web/api.py asks `watcher_of` (webapp/web/seats.py) first.
 
 Pages: /t/CODE/watch asks a name, then shows the table with no hand and no moves (its
-cookie `baraha_w_CODE`); /t/CODE/watch/view is its partial; /t/CODE/behind makes the
+cookie `baraha_w_CODE`). In a window at least 960px wide and wider than tall it asks
+nothing: it is the table screen (API.md "The table screen", static/css/screen.css), drawn
+at once as any open watcher sees the table, and the page joins by itself as a table screen
+(POST /t/CODE/watch/screen, static/js/ui/screen.js), then follows the table like any
+watcher's page. /t/CODE/watch/view is its partial; /t/CODE/behind makes the
 invitation to sit behind the asking seat (a link with a one-time token, and its QR code:
 opened, it is traded for the watcher's own token, and refused after that);
 /t/CODE/watchers/ID/remove is the host's, and a seat's for the watchers behind it.
@@ -84,9 +88,25 @@ def page(code: str):
     table = tables_of(current_app).get(code)
     watcher = watcher_of(table)
     if watcher is None:
+        taken = table.pace.options["watchers"]
+        # The table as it is now, for a wide window to show while it joins as a screen.
+        shown = partials.context(table, watchers.open_view(table), watchers.PREVIEW) \
+            if taken else {}
         return render_template("table/watch_join.html", code=table.code,
-                               game_name=GAMES[table.game], open=table.pace.options["watchers"])
+                               game_name=GAMES[table.game], open=taken, **shown)
     return render_template("table/watch.html", **_context(table, watcher))
+
+
+@bp.post("/t/<code>/watch/screen")
+def screen(code: str):
+    """A wide window that opened the watch link joins as a table screen: no name asked;
+    answered with its cookie and nothing else (the page then follows the table)."""
+    guard.check()
+    table = tables_of(current_app).get(code)
+    watcher, token = watchers.add(table, None, addr=_addr(), screen=True)
+    resp = make_response("", 204)
+    _set_cookie(resp, table.code, token)
+    return resp
 
 
 @bp.post("/t/<code>/watch")
@@ -101,7 +121,26 @@ def join(code: str):
 
 @bp.get("/t/<code>/watch/<token>")
 def invited(code: str, token: str):
-    """The link a seat's phone shows to the person sitting behind it."""
+    """The link a seat's phone shows to the person sitting behind it. Opening it spends
+    nothing (a chat app's link preview opens it too): it shows one button, whose post does."""
+    table = tables_of(current_app).get(code)
+    watcher = watchers.invited(table, token)
+    if watcher is None:
+        raise Unauthorized("this invitation was already used, or is no longer valid: "
+                           "ask for a new one")
+    behind = table.seat_name(watcher.behind) if watcher.behind is not None else None
+    resp = make_response(render_template(
+        "table/watch_accept.html", code=table.code, game_name=GAMES[table.game],
+        name=watcher.name, behind=behind, url=url_for("watch.accept", code=table.code,
+                                                      token=token)))
+    resp.headers["X-Robots-Tag"] = "noindex"
+    return resp
+
+
+@bp.post("/t/<code>/watch/<token>")
+def accept(code: str, token: str):
+    """The invitation's button: its token is spent, the watcher's own is this browser's."""
+    guard.check()
     table = tables_of(current_app).get(code)
     watcher, own = watchers.accept(table, token)    # the link works once
     resp = redirect(url_for("watch.page", code=table.code), 303)
@@ -146,7 +185,17 @@ def qr(code: str) -> Response:
     """The QR code of the watch link, as an image: the host's panel is also rendered for
     pushes, which have no request to know the server's address from."""
     table = tables_of(current_app).get(code)
-    svg = qr_svg(f"{join_url(table.code)}/watch")
+    return _svg(qr_svg(f"{join_url(table.code)}/watch"))
+
+
+@bp.get("/t/<code>/qr.svg")
+def join_qr(code: str) -> Response:
+    """The QR code of the table's own link (to sit down), as an image: a watcher's page
+    shows it before the deal, so a table screen invites the room."""
+    return _svg(qr_svg(join_url(tables_of(current_app).get(code).code)))
+
+
+def _svg(svg: str) -> Response:
     resp = make_response(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
     resp.mimetype = "image/svg+xml"
     return resp

@@ -1,19 +1,15 @@
-/* The bridge: the server says "version N exists" over Socket.IO, the page fetches its own
-   view (its seat's partial, with its own cookie) and morphs #table into it (idiomorph: the
-   elements that stay are kept, so the card under a finger, focus, an open sheet, picked
-   cards and a drag in progress go on as they were). A move's answer is morphed in alike.
-   Then your order of the cards, the turn cues and what a screen reader hears.
-   The page heals itself: whenever it has heard of a version newer than the one it shows
-   (a signal, a move's answer), it fetches its view at once. And it settles: a table that
-   is over, or a seat this phone no longer holds, is said once and the page stops asking. */
+/* The bridge: told "version N exists" over Socket.IO, the page fetches its own view and
+   morphs #table into it (idiomorph keeps the elements that stay: a drag, focus, an open
+   sheet, picked cards). A move's answer is morphed in alike. A page that heard of a newer
+   version than it shows fetches it; one whose table is over settles (docs/UI.md). */
 import { $, $$, S, say, toast, notice, view, version, picks, motion } from "./dom.js";
 import { turnCue } from "./prefs.js";
+import { afterView } from "./cues.js";
 import { snapshot, animate } from "./motion.js";
 import { update, rove, restoreOrder, noteFresh, clearFresh, dragging } from "./hand.js";
 import { afterSwapMoves } from "./moves.js";
 
 const root = $("#table");
-const baseTitle = document.title.replace(/^● .*? · /, "");
 // A live table fetches its own partial; a lesson's answers take htmx's own swap (they also
 // push the step's URL and redraw the lesson's words out of band).
 const live = !!root && root.hasAttribute("data-partial");
@@ -159,49 +155,6 @@ document.body.addEventListener("htmx:responseError", (e) => {
 document.body.addEventListener("htmx:sendError", () => toast(S.noConnection));
 document.body.addEventListener("baraha-toast", (e) => toast(e.detail && e.detail.value));
 
-/* ---- after every view: the invite, the turn cues, what a screen reader hears -------- */
-let wasMine = null, heard = null, heardHand = null, lastTurn = "";
-function afterView(swapped) {
-  const v = view();
-  if (!v) return;
-  const invite = $("#invite[data-auto]");
-  if (invite && v.getAttribute("data-phase") !== "waiting") {
-    // Opened for the seating only: the deal closes it (the code chip opens it again).
-    invite.removeAttribute("data-auto");
-    invite.hidden = true;
-    const chip = $("[data-toggle=invite]");
-    if (chip) chip.setAttribute("aria-expanded", "false");
-  }
-  const mine = v.getAttribute("data-mine") === "1";
-  if (mine && wasMine === false && swapped) turnCue();
-  wasMine = mine;
-  document.title = (mine ? S.titleTurn + " · " : "") + baseTitle;
-  // The phone's own toolbar turns yellow too (where the browser colours it).
-  $$("meta[name=theme-color]").forEach((m) => {
-    if (!m.hasAttribute("data-base")) m.setAttribute("data-base", m.getAttribute("content"));
-    m.setAttribute("content", mine ? "#f3b600" : m.getAttribute("data-base"));
-  });
-  // The live region: the moves that are new since the last view, then whose turn it is.
-  const sayEl = $("#say"), region = $("#announce");
-  const count = +v.getAttribute("data-log") || 0, hand = v.getAttribute("data-hand-no");
-  if (sayEl && region) {
-    const lines = $$("p:not([data-turn-words])", sayEl).map((p) => p.textContent.trim());
-    const turnP = $("[data-turn-words]", sayEl);
-    const turn = turnP ? turnP.textContent.trim() : "";
-    let fresh = [];
-    if (heard !== null) {
-      const n = hand !== heardHand ? count : Math.max(0, count - heard);
-      fresh = lines.slice(Math.max(0, lines.length - n));
-    }
-    const text = fresh.map((l) => l.replace(/[.!]?$/, ".")).concat(turn ? [turn] : []).join(" ");
-    // Only news: new moves, or a turn that moved on (a redraw with neither says nothing).
-    if (heard !== null && text && (fresh.length || turn !== lastTurn)) region.textContent = text;
-    lastTurn = turn;
-    heard = count;
-    heardHand = hand;
-  }
-}
-
 /* ---- the end of the page's table: said once, then nothing more is asked -------------- */
 let settled = false, socket = null, retry = null;
 const OVER = { 401: "seatGone", 403: "seatGone", 404: "tableOver", 410: "tableOver" };
@@ -230,7 +183,9 @@ if (root) {
   afterView(false);
   update();
   rove($("#hand .pick[tabindex='0']"), false);
-  if (live) connect();
+  // The watch link in a wide window joins as a table screen first (ui/screen.js).
+  if (live && root.hasAttribute("data-join-screen")) import("./screen.js").then((m) => m.joinScreen(root, connect));
+  else if (live) connect();
 }
 
 /* ---- Socket.IO: a signal that version N exists; each phone fetches its own view ---- */
@@ -270,12 +225,13 @@ function connect() {
   // polling and upgrade, as Socket.IO's own docs advise (client options, `transports`).
   // `?code=`: a proxy in front of several servers routes the socket by it (docs/API.md).
   const code = root.getAttribute("data-code");
-  socket = window.io({ transports: ["websocket", "polling"], auth: { code }, query: { code } });
+  // `told`: the table's last signal this page's view is as new as; the server sends
+  // `changed` at once if there has been another since (or it restarted), else nothing.
+  const told = () => { const v = view(); return v ? v.getAttribute("data-told") || "" : ""; };
+  socket = window.io({ transports: ["websocket", "polling"], query: { code },
+                       auth: (cb) => cb({ code, told: told() }) });
   window.socket = socket;
-  socket.on("connect", () => {
-    offline(false);
-    resync();       // something may have happened before or while we were connected
-  });
+  socket.on("connect", () => offline(false));
   socket.on("disconnect", (reason) => {
     // The server ended this connection (its seat was handed on, the table left): ask why.
     if (reason === "io server disconnect") resync();
@@ -305,8 +261,7 @@ function connect() {
   socket.on("announce", notice);     // `baraha announce`, to every page of every process
   document.addEventListener("visibilitychange", () => {
     if (document.hidden || settled) return;
-    if (!socket.connected) socket.connect();
-    resync();
+    if (!socket.connected) socket.connect();     // it is told whether it is behind
   });
   retry = setInterval(() => { if (!socket.connected && !document.hidden) resync(); }, 15000);
 }

@@ -7,6 +7,7 @@ const PREFS = {
   vibrate: { key: "baraha-vibrate", def: "1" },
   sound: { key: "baraha-sound", def: "1" },
   theme: { key: "baraha-theme", def: "system" },
+  cards: { key: "baraha-card-size", def: "normal" },
 };
 export function pref(name) {
   const p = PREFS[name];
@@ -24,6 +25,7 @@ function applyPrefs() {
   const theme = pref("theme");
   if (theme === "light" || theme === "dark") html.setAttribute("data-theme", theme);
   else html.removeAttribute("data-theme");
+  if (window.barahaCards) window.barahaCards(pref("cards"));       // theme.js
   $$("[data-pref]").forEach((input) => {
     const name = input.getAttribute("data-pref");
     if (input.type === "radio") input.checked = input.value === pref(name);
