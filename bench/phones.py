@@ -2,7 +2,8 @@
 
 Three ways to be a phone (--fetch):
 - `browser` (the default): what the page (static/js/ui/bridge.js) does. The socket connects
-  with the seat cookie and `auth: {code}`, offering permessage-deflate as browsers do; on
+  with the seat cookie and `auth: {code, told}` (`told`: the signal its partial is as new
+  as, once it has one), offering permessage-deflate as browsers do; on
   `changed` the phone GETs its HTML partial (/t/CODE/view, with HX-Request and, as over
   http, Accept-Encoding: gzip, deflate); its moves are the partial's own `form.act` buttons
   (their hidden `action` field); a tap POSTs that form to /t/CODE/act (form fields, CSRF
@@ -30,6 +31,7 @@ import aiohttp
 import socketio
 
 _VERSION = re.compile(r'data-version="(\d+)"')
+_TOLD = re.compile(r'data-told="([^"]*)"')
 _ACTION = re.compile(r"name=\"action\" value='([^']*)'")
 # Over plain http (a home server's usual address) Chrome and Firefox offer gzip and deflate
 # only: brotli and zstd are for https origins.
@@ -54,6 +56,7 @@ class Phone:
         self.http: aiohttp.ClientSession | None = None
         self.sio = socketio.AsyncClient(reconnection=False)
         self.version = -1           # of the newest view this phone has
+        self.told = None            # browser mode: its partial's data-told
         self.view: dict | None = None
         self.moves: list[str] = []  # browser mode: the partial's actions (JSON text)
         self.fetching = False
@@ -80,6 +83,8 @@ class Phone:
             self.http = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=2), headers=headers)
         auth = {"code": self.table} if self.run.fetch == "browser" else {"token": self.token}
+        if self.run.fetch == "browser" and self.told:
+            auth["told"] = self.told    # the server says `changed` at once if it is behind
         # The socket from the phone's own address too (webapp/realtime/sockguard.py bounds the
         # connections per address, as it should: a LAN's phones each have their own).
         if getattr(self, "sock_http", None) is None:
@@ -215,6 +220,8 @@ class Phone:
             if version > self.version:
                 self.run.seen(self.table, self.seat, version, done)
             self.version = version
+            told = _TOLD.search(body)
+            self.told = told.group(1) if told else None
             self.moves = [html.unescape(a) for a in _ACTION.findall(body)]
             self.maybe_act()
 
