@@ -1,6 +1,6 @@
 """The server's CPU per request and per move, in-process: no sockets, no load generator.
 
-    python bench/cost.py [--moves 300] [--profile FILE.prof] [--top 25]
+    python bench/cost.py [--moves 300] [--profile FILE.prof] [--top 25]      (--moves 5: the smallest run)
     python bench/cost.py --store-lock 10 [--bots hard] [--seconds 15]
 
 Builds the app as `baraha serve` does (create_app, with Flask-SocketIO's WSGI middleware in
@@ -11,11 +11,10 @@ process (time.process_time, the least of 5 batches):
 - `ping`: GET /ping, a request that does nothing (hooks, middleware, routing only);
 - `partial`: GET /t/CODE/view, one seat's HTML partial (asked again: kept);
 - `json_view`: GET /api/tables/CODE, one seat's JSON view;
-- `move`: what a three-phone table of browsers costs the server for one move when phones
-  fetch on `changed`: the actor's POST /t/CODE/act (answered with its partial) and every
-  seat's GET of its partial (as before phase 2, when the actor's phone fetched again);
-- `move_push`: the same move when the phones ask for `want: "partial"` (the page's default
-  since phase 2): the POST and the three `view` pushes (Socket.IO test clients).
+- `move`: what a three-phone table of browsers costs the server for one move, as the page
+  makes it (static/js/ui/bridge.js): the actor's POST /t/CODE/act (answered with its
+  partial, and `changed` told to the table's room: each phone's socket is a Socket.IO
+  test client) and the other seats' GETs of their partials on `changed`.
 With --profile, the moves run under cProfile, written to FILE.prof and summarised (the
 functions with the most cumulative time).
 
@@ -26,7 +25,7 @@ moves made in --seconds and bench/parts.py's figures of the store's one lock: th
 it and how long each taking held it (wall time), and the CPU spent holding it, per move.
 
 All of the above are made back to back, with the machine's caches warm. `spaced` is the
-same ping and pushed move made once every --gap ms (20), as play makes them (a table moves
+same ping and move made once every --gap ms (20), as play makes them (a table moves
 about once a second): the median CPU of one call (thread time), next to `cache_probe`,
 what reading 16 KB costs right after it was read and --gap ms later. On a shared virtual
 machine the core's caches are cold again within milliseconds even while this process
@@ -116,9 +115,12 @@ def decoded(body: bytes) -> str:
 
 class Table:
     """A Tong-its table of three phones (`names`), or of as many as `bots` leaves seats
-    for ({"1": "hard"...}: those seats are the server's bots, which play at once)."""
+    for ({"1": "hard"...}: those seats are the server's bots, which play at once). Each
+    phone has its socket (a Socket.IO test client, with its seat cookie, as the page's)."""
 
     def __init__(self, app, seed: int = 1, names=("P0", "P1", "P2"), bots: dict | None = None):
+        from webapp.realtime import socketio
+
         self.app = app
         api = Client(app, "", None, "127.0.0.2")
         _, out = api.call("POST", "/api/tables", json.dumps(
@@ -136,39 +138,39 @@ class Table:
             self.phones.append(Client(app, self.code, token, f"127.0.0.{3 + seat}"))
         self.rng = random.Random(seed)
         self.screens = [decoded(p.partial()[1]) for p in self.phones]
-        self.sockets = None
-
-    def push(self) -> None:
-        """From now on the phones take their views over the socket (`want: partial`), as
-        the page does: a move is the actor's POST and the server's three `view` pushes."""
-        from webapp.realtime import socketio
-        self.sockets = [socketio.test_client(self.app, auth={"code": self.code, "want": "partial"},
-                                             headers={"Cookie": p.cookie})
-                        for p in self.phones]
-        assert all(sc.is_connected() for sc in self.sockets)
+        self.sockets = [socketio.test_client(app, auth={"code": self.code},
+                                             headers={"Cookie": p.cookie}) for p in self.phones]
+        assert all(sc.is_connected() for sc in self.sockets), "a phone's socket was refused"
         for sc in self.sockets:
             sc.get_received()
 
     def move(self) -> int:
         """One move as three browsers make it: the actor's POST (answered with its
-        partial), then every seat's GET of its partial on `changed`."""
-        for phone, text in zip(self.phones, self.screens):
+        partial), then each phone whose socket heard `changed` of a version newer than it
+        shows GETs its partial (the actor's does not fetch what its answer showed)."""
+        for actor, (phone, text) in enumerate(zip(self.phones, self.screens)):
             moves = _ACTION.findall(text)
             if moves:
                 break
         else:
             raise SystemExit("nobody has a move")
-        version = int(_VERSION.search(text).group(1))
-        status, _ = phone.act(version, html.unescape(self.rng.choice(moves)))
-        if self.sockets is None:
-            self.screens = [decoded(p.partial()[1]) for p in self.phones]
-            return status
-        for i, sc in enumerate(self.sockets):
-            got = [m["args"][0]["html"] for m in sc.get_received() if m["name"] == "view"]
-            if not got:
-                raise SystemExit(f"seat {i} was pushed no view")
-            self.screens[i] = got[-1]
+        version = _version(text)
+        status, body = phone.act(version, html.unescape(self.rng.choice(moves)))
+        self.screens[actor] = decoded(body)
+        for i, (p, sc) in enumerate(zip(self.phones, self.sockets)):
+            heard = [m["args"][0]["version"] for m in sc.get_received() if m["name"] == "changed"]
+            if not heard:
+                if i != actor and status == 200:
+                    raise SystemExit(f"seat {i}'s socket heard no `changed`")
+                continue
+            shown = _version(self.screens[i])
+            if max(heard) > shown or (i != actor and max(heard) == shown):
+                self.screens[i] = decoded(p.partial()[1])
         return status
+
+
+def _version(partial: str) -> int:
+    return int(_VERSION.search(partial).group(1))
 
 
 def per_call(fn, n: int, batches: int = 5) -> float:
@@ -261,7 +263,8 @@ def store_lock(app, tables: int, bots: str | None, seconds: float) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--moves", type=int, default=300)
+    ap.add_argument("--moves", type=int, default=300,
+                    help="the size of the run: moves timed (and other calls in proportion) [300]")
     ap.add_argument("--profile", help="write the moves' cProfile here (and summarise it)")
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--encoding", default=ENCODING, help=f"Accept-Encoding [{ENCODING}]")
@@ -289,36 +292,31 @@ def main(argv=None) -> int:
                                                                  args.seconds)}, indent=2))
             return 0
         table = Table(app)
-        for _ in range(20):             # warm: templates compiled, caches filled
+        n = args.moves                  # every count below scales with it (300: as given)
+        for _ in range(min(20, n)):     # warm: templates compiled, caches filled
             table.move()
         phone = table.phones[0]
 
         def ping():
             return phone.call("GET", "/ping")
         costs = {
-            "ping": per_call(ping, 400),
-            "partial": per_call(phone.partial, 60),
-            "json_view": per_call(phone.json_view, 100),
+            "ping": per_call(ping, max(1, 4 * n // 3)),
+            "partial": per_call(phone.partial, max(1, n // 5)),
+            "json_view": per_call(phone.json_view, max(1, n // 3)),
         }
         prof = cProfile.Profile() if args.profile else None
         if prof:
             prof.enable()
-        total = per_call(table.move, max(1, args.moves // 5))
+        total = per_call(table.move, max(1, n // 5))
         if prof:
             prof.disable()
-        # The same, with the page's default since phase 2: views pushed over the socket.
-        table.push()
-        for _ in range(10):
-            table.move()
-        costs["move_push"] = per_call(table.move, max(1, args.moves // 5))
         gap = args.gap / 1000
-        costs["spaced"] = {"gap_ms": args.gap, "ping": spaced(ping, 200, gap),
-                           "move_push": spaced(table.move, max(1, args.moves // 2), gap)}
+        costs["spaced"] = {"gap_ms": args.gap, "ping": spaced(ping, max(1, 2 * n // 3), gap),
+                           "move": spaced(table.move, max(1, n // 2), gap)}
         costs["cache_probe"] = cache_probe(gap)
-        table.sockets = None
         # A partial drawn at ten moments of play (a hand's start and end look different).
         samples = []
-        for _ in range(10):
+        for _ in range(max(1, min(10, n // 30))):
             for _ in range(7):
                 table.move()
             samples.append(drawing(app, table))

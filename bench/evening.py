@@ -1,18 +1,20 @@
 """Memory over an evening: what the server holds after hours of play, not after seconds.
 
     python bench/evening.py [--tables 10] [--moves 2000] [--bots 0] [--every 250]
+    python bench/evening.py --tables 1 --moves 2        (the smallest run)
 
 bench/load.py weighs a table after 20 seconds of play. What the server keeps from one move
 to the next (the best split of a hand, the compiled templates) fills up over hours,
 so this plays for hours' worth of moves, in-process as bench/cost.py does (the app called
-as gunicorn would, each phone's view pushed over a Socket.IO test client): `--tables`
+as gunicorn would, each phone hearing `changed` on a Socket.IO test client and fetching
+its partial, as the page does): `--tables`
 tables of three phones (each table its own names, as at a real gathering) that take turns,
 `--moves` moves a table (2,000 is about three hours of Tong-its at a move every 5 s), and
 `--bots` more tables of one phone and two hard bots (a move of the phone, then the bots').
 
 Every `--every` moves a table it prints one JSON line: the process's resident memory over
 a fresh app's, per table (after a full collection and malloc_trim, so that memory freed is
-not counted), the CPU of a move over the stretch, and how full each kept map and cache is.
+not counted), the CPU of a move over the stretch, and how full each kept cache is.
 The last line adds the machine's details. Flat memory from line to line is the goal.
 """
 from __future__ import annotations
@@ -44,14 +46,22 @@ def resident_kb() -> int:
         return next(int(ln.split()[1]) for ln in f if ln.startswith("VmRSS:"))
 
 
-def fill(app) -> dict:
-    """How many entries each kept map and cache holds now."""
-    from webapp.engine import melds
-    from webapp.web import present
+def fill() -> dict:
+    """How many entries each kept cache of the server holds now: every functools cache of
+    every webapp module loaded (found, not named: a cache added or gone is seen as it is)."""
     out = {}
-    for name, cache in (("melds.best", melds._best), ("melds.melds_in", melds._melds_in),
-                        ("melds.runs", melds._runs), ("present.best_melds", present._best_melds)):
-        out[name] = cache.cache_info().currsize
+    for name, module in sorted(sys.modules.items()):
+        if name != "webapp" and not name.startswith("webapp."):
+            continue
+        for attr, fn in sorted(vars(module).items()):
+            if not callable(fn) or isinstance(fn, type):
+                continue
+            try:
+                info, home = getattr(fn, "cache_info", None), getattr(fn, "__module__", None)
+            except RuntimeError:    # a proxy (flask's current_app) outside a request
+                continue
+            if callable(info) and home == name:
+                out[f"{name.removeprefix('webapp.')}.{attr}"] = info().currsize
     return out
 
 
@@ -71,8 +81,6 @@ def main(argv=None) -> int:
                   for i in range(args.tables)]
         tables += [Table(app, seed=i, names=[f"B{i}P0", "", ""], bots={"1": "hard", "2": "hard"})
                    for i in range(args.bots)]
-        for t in tables:
-            t.push()
         rng = random.Random(1)
         done, cpu = 0, time.process_time()
         while done < args.moves:
@@ -85,7 +93,7 @@ def main(argv=None) -> int:
             now = time.process_time()
             line = {"moves_a_table": done,
                     "kb_a_table": round((resident_kb() - fresh) / len(tables)),
-                    "cpu_ms_a_move": round((now - cpu) * 1000 / len(order), 2), "filled": fill(app)}
+                    "cpu_ms_a_move": round((now - cpu) * 1000 / len(order), 2), "filled": fill()}
             if done >= args.moves:
                 line = {"machine": machine(), "tables": args.tables, "bot_tables": args.bots,
                         **line}

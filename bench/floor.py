@@ -1,26 +1,22 @@
-"""The floor under a move: what this stack costs for a pushed move's wire work alone.
+"""The floor under a move: what this stack costs for a move's wire work alone.
 
-    python bench/load.py --tables 10 --floor ours    # this app in place of Baraha's
-    python bench/load.py --tables 10 --floor stock   # ... on Flask-SocketIO as it comes
-    python bench/load.py --tables 10 --floor ours --socket-taps   # taps over the socket
+    python bench/load.py --tables 10 --floor     # this app in place of Baraha's
 
-A pushed move of bench/load.py is one POST, answered with the mover's partial, and two
-`view` pushes of the other seats' partials. This app does exactly that wire work with none
-of Baraha's own: no game, no templates, no checks. `baraha serve` runs it (the same gunicorn
-worker, settings and start-up, less the templates' warm-up: it has none) with `create_app`
-replaced by `make_app`, so the phones of
-bench/phones.py (push mode) play it as they play Baraha: they make tables and take seats
-through the API, connect their sockets with the seat cookie and `want: "partial"`, and tap
-a `form.act` of their partial. The partial is a real one, made by Baraha in the load
-generator before the level (`capture`): the same bytes at every version but its
-`data-version` and, for the seat on turn, its one form. A tap bumps the table's version,
-passes the turn on, pushes the other two seats the partial and answers with it, gzipped at
-Baraha's level (COMPRESS_LEVEL 1) as Baraha answers a browser.
-
-`ours` runs the transport as Baraha does (each websocket message deflated alone:
-webapp/realtime/deflate.py); `stock` as Flask-SocketIO and simple-websocket come
-(permessage-deflate with each side's context kept). `--socket-taps` asks what taps sent
-over the phone's socket (a Socket.IO call answered with the partial) would save over a POST.
+A move of bench/load.py is one POST, answered with the mover's partial, one `changed`
+{version} to the table's room, and the other two seats' GETs of their partials. This app
+does exactly that wire work with none of Baraha's own: no game, no templates, no checks.
+`baraha serve` runs it (the same gunicorn worker, settings and start-up, less the
+templates' warm-up: it has none) with `create_app` replaced by `make_app`, so the phones
+of bench/phones.py play it as they play Baraha: they make tables and take seats through
+the API, connect their sockets with the seat cookie and `auth: {code}`, fetch their
+partial on `changed`, and tap a `form.act` of their partial. The partial is a real one,
+made by Baraha in the load generator before the level (`capture`): the same bytes at
+every version but its `data-version` and, for the seat on turn, its one form. A tap bumps
+the table's version, passes the turn on, tells the table's room and answers with the
+mover's partial, gzipped at Baraha's level (COMPRESS_LEVEL 1) as Baraha answers a browser.
+The transport is Baraha's: Flask-SocketIO in the mode Baraha picks (gevent under `baraha
+serve`). `baraha serve`'s stop hooks are Baraha's app's (webapp/server/stopping.py), so
+this app brings its own (`hooks`): Ctrl-C ends every connection, and the worker leaves.
 What a move costs here is what a quicker game or template could never take away from
 Baraha's.
 """
@@ -34,7 +30,6 @@ import secrets
 import threading
 
 PARTIAL = "BARAHA_FLOOR_PARTIAL"    # the environment: the captured partial's file
-STOCK = "BARAHA_FLOOR_STOCK"        # set: stock transport
 FORM = ('<form class="act" data-do="draw" method="post" action="/t/{code}/act">'
         '<input type="hidden" name="action" value=\'{{"do": "draw"}}\'>'
         '<button>Draw</button></form>')
@@ -64,6 +59,20 @@ def capture(path) -> None:
                 .replace("</section>", "{forms}</section>", 1))
 
 
+_made: list = []        # this process's SocketIO, once make_app made it
+
+
+def hooks(made: list) -> dict:
+    """gunicorn's hooks for `baraha serve` with this app in Baraha's place: at Ctrl-C every
+    connection is ended as Engine.IO ends one (webapp/server/stopping.py does so for
+    Baraha's), so the worker does not wait for the phones' sockets."""
+    def end_connections(worker) -> None:
+        if _made:
+            socketio = _made[0]
+            socketio.start_background_task(socketio.server.eio.disconnect).join(1.5)
+    return {"worker_int": end_connections}
+
+
 class Table:
     def __init__(self, code: str, players: int):
         self.code, self.players = code, players
@@ -76,13 +85,13 @@ def make_app(config=None):
     from flask import Flask, abort, jsonify, request
     from flask_socketio import SocketIO, join_room
 
+    from webapp.realtime import async_mode
+
     with open(os.environ[PARTIAL], encoding="utf-8") as f:
         template = f.read()
     app = Flask(__name__)
-    socketio = SocketIO(app, async_mode="threading", manage_session=False)
-    if not os.environ.get(STOCK):
-        from webapp.realtime import deflate
-        deflate.install(app)
+    socketio = SocketIO(app, async_mode=async_mode(), manage_session=False)
+    _made.append(socketio)
     tables: dict[str, Table] = {}
     codes = (f"F{n:04d}" for n in itertools.count())
 
@@ -117,25 +126,19 @@ def make_app(config=None):
         table = tables[code]
         return answer(partial(table, seat_of(table), table.version))
 
-    def move(table: Table, seat: int, version: int) -> tuple[int, str]:
-        """The tap's status and the mover's partial; the others are pushed theirs."""
+    @app.post("/t/<code>/act")
+    def act(code):
+        """The tap's status and the mover's partial; the table's room hears `changed`."""
+        table = tables[code]
+        seat, version = seat_of(table), int(request.form["version"])
         with table.lock:
             if seat != table.turn or version != table.version:
-                return 409, partial(table, seat, table.version)
+                return answer(partial(table, seat, table.version), 409)
             table.version += 1
             table.turn = (table.turn + 1) % table.players
             version = table.version
-        for other in range(table.players):
-            if other != seat:
-                socketio.emit("view", {"version": version, "html": partial(table, other, version)},
-                              to=f"{table.code}:{other}")
-        return 200, partial(table, seat, version)
-
-    @app.post("/t/<code>/act")
-    def act(code):
-        table = tables[code]
-        status, html = move(table, seat_of(table), int(request.form["version"]))
-        return answer(html, status)
+        socketio.emit("changed", {"version": version}, to=table.code)
+        return answer(partial(table, seat, version))
 
     def answer(html: str, status: int = 200):
         body = html.encode()
@@ -144,19 +147,12 @@ def make_app(config=None):
         return gzip.compress(body, 1), status, {"Content-Type": "text/html; charset=utf-8",
                                                 "Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
 
-    seated: dict[str, tuple[Table, int]] = {}      # sid -> its table and seat
-
     @socketio.on("connect")
     def joined(auth=None):
         table = tables.get((auth or {}).get("code"))
         if table is None:
             return False
-        seated[request.sid] = table, seat_of(table)
-        join_room(f"{table.code}:{seated[request.sid][1]}")
-
-    @socketio.on("act")
-    def act_over_socket(data):      # bench/load.py --socket-taps: the what-if
-        status, html = move(*seated[request.sid], int(data["version"]))
-        return {"status": status, "html": html}
+        seat_of(table)
+        join_room(table.code)
 
     return app

@@ -6,14 +6,13 @@
     python bench/load.py --tables 10 --wifi    # 30 ms round trips, 10 ms jitter, 1% loss
     python bench/load.py --tables 10 --far     # 150 ms round trips: family in another country
     python bench/load.py --fetch json          # API clients instead of browsers
+    python bench/load.py --tables 1 --seconds 1 --think 0.2 --no-pin   # the smallest run
 
 The phones (bench/phones.py) do by default what the page does (static/js/ui/bridge.js):
-each socket asks for `want: "partial"` (and `changed: false`) and is pushed its seat's HTML
-partial as `view` after every change but its own moves (their POST's answer is it);
-`--fetch browser`: on `changed` each fetches its partial (a page that does not ask for
-pushes). Taps are the partial's own forms, posted as htmx posts them (naming the phone's
-socket). A phone "thinks" --think seconds (+-20%) before a move; after a hand
-everyone taps Next hand. Every phone has its own source address (127.0.0.2, 127.0.0.3,
+each socket hears `changed` {version} and the phone then GETs its seat's HTML partial
+(not the version its own tap's answer already showed). Taps are the partial's own forms,
+posted as htmx posts them. A phone "thinks" --think seconds (+-20%) before a move; after a
+hand everyone taps Next hand. Every phone has its own source address (127.0.0.2, 127.0.0.3,
 ...), as phones on a LAN do, so the server's per-client rate limit applies per phone.
 The server is `baraha serve` itself (bench/loadserver.py): `python -m webapp serve --host
 127.0.0.1 --port 0 --db TMP`.
@@ -29,7 +28,7 @@ system time over the window, from /proc via psutil, divided by the moves made in
 includes every request its phones make for it), the time from a tap's POST to every other
 phone of that table having a view at least that new (p50, p90, p99, max, in ms), moves per
 second, memory (RSS, and per table over a fresh server's), the client's own CPU, the load
-average, and any errors. With --runs N, also the median of the N runs per T. Also: the
+average, and any errors (a level whose phones could not all connect makes the exit code 1). With --runs N, also the median of the N runs per T. Also: the
 socket connects tried again during the setup (a phone whose connect fails, e.g. a busy
 server that did not take its CONNECT within webapp/realtime/sockguard.py's 5 s, tries again as the
 page's socket.io client does, rather than ending the level), sockets the server dropped,
@@ -45,9 +44,10 @@ and the server
 (netem's delay, jitter and loss, emulated in user space: this kernel has no netem);
 --far does the same with a 150 ms round trip (75 +- 5 ms each way, no loss): phones
 in another country, through a VPN or a cloud server (docs/FAR-AWAY.md).
---parts adds where the server's CPU went, part by part, per move (thread CPU, timed in the
-worker), its garbage collections, and how long a move waited for the store's lock (wall
-time: another table's write holding it) (bench/parts.py).
+--parts adds where the server's CPU went, part by part, per move (each greenlet's own CPU,
+timed in the worker), its garbage collections, and how long a move waited for the store's
+lock (wall time: another table's write holding it) (bench/parts.py); --floor serves
+bench/floor.py's bare app instead of Baraha's: a move's wire work alone.
 Nothing but 127.0.0.0/8 is ever contacted.
 """
 from __future__ import annotations
@@ -156,25 +156,13 @@ async def level(args, tables: int, folder: Path) -> dict:
     quota = Quota(args.slow_host, args.quota_period_ms * 1000) if args.slow_host else None
     relay = None
     load0 = os.getloadavg()
-    server = Server(args.threads, folder, args.switch_interval, args.durable, args.malloc_arenas,
-                    cpu=SERVER_CPU if args.pin else None, quota=quota, parts=args.parts,
-                    floor=args.floor)
+    server = Server(folder, args.durable, cpu=SERVER_CPU if args.pin else None, quota=quota,
+                    parts=args.parts, floor=args.floor)
     try:
-        # A fresh server's footprint, after one request of each kind, to compare with.
-        async with aiohttp.ClientSession() as s:
-            for _ in range(50):
-                try:
-                    async with s.get(f"{server.base}/api/tables/ZZZZ") as r:
-                        if r.status == 404:
-                            break
-                except aiohttp.ClientError:
-                    await asyncio.sleep(0.1)
-        baseline = server.rss()
+        baseline = server.rss()     # a fresh server's footprint, answering, to compare with
         if args.link:
             relay = Relay(server.port, args.pin, args.link)
-        run = Run(relay.base if relay else server.base, tables, args.game, args.think, args.fetch,
-                  args.deflate)
-        run.socket_taps = args.socket_taps
+        run = Run(relay.base if relay else server.base, tables, args.game, args.think, args.fetch)
         t_setup = time.perf_counter()
         try:
             await asyncio.wait_for(setup(run, server.base, source_addresses()),
@@ -185,9 +173,9 @@ async def level(args, tables: int, folder: Path) -> dict:
             await asyncio.sleep(max(1.0, args.think * 1.5))     # moves under way land
             await asyncio.gather(*(p.close() for p in run.phones), return_exceptions=True)
             return {"server_log_tail": (folder / "server.log").read_text()[-1500:].splitlines(),
+                    "server_log_errors": server.errors(),
                     "tables": tables, "error": f"{type(e).__name__}: only {connected} of "
-                    f"{tables * PLAYERS[args.game]} phones could connect (server threads: "
-                    f"{args.threads or 'as serve.py sets them'})",
+                    f"{tables * PLAYERS[args.game]} phones could connect",
                     "why": repr(e), "phones_seated": len(run.phones),
                     "connect_failures": run.connect_failures}
         setup_s = time.perf_counter() - t_setup
@@ -242,7 +230,7 @@ async def level(args, tables: int, folder: Path) -> dict:
             "server_cpu_ms_per_move": round(1000 * (cpu1 - cpu0) / moves, 2) if moves else None,
             "tap_to_every_phone_ms": {**_pct(lat), "max": round(max(lat, default=0), 1),
                                       "n": len(lat), "never_seen": missing},
-            "parts_ms": {"post_answered": _pct(run.post_ms), "post_to_all_pushed": _pct(run.push_ms()),
+            "parts_ms": {"post_answered": _pct(run.post_ms), "post_to_all_signalled": _pct(run.signalled_ms()),
                          "one_view_fetch": _pct(run.fetch_ms)},
             "server_cpu_percent_of_one_core": round(100 * (cpu1 - cpu0) / wall, 1),
             "server_rss_mb": round(rss / 2 ** 20, 1), "fresh_server_rss_mb": round(baseline / 2 ** 20, 1),
@@ -250,7 +238,7 @@ async def level(args, tables: int, folder: Path) -> dict:
             "client_cpu_percent_of_one_core": round(
                 100 * ((me1.user + me1.system) - (me0.user + me0.system)) / wall, 1),
             "load_average_1min": [round(load0[0], 2), round(load1[0], 2)],
-            "stale_409": run.stale, "errors": run.errors, "views_pushed": run.views_pushed,
+            "stale_409": run.stale, "errors": run.errors,
             # Added: socket connects tried again during the setup (by the client's reason),
             # joined sockets the server closed during the level, requests sent again after
             # the server closed their keep-alive connection, and requests still out when
@@ -259,6 +247,7 @@ async def level(args, tables: int, folder: Path) -> dict:
             "connect_failures": run.connect_failures, "sockets_dropped": run.dropped,
             "resent_after_keepalive_close": run.resent,
             "cut_off_at_end": run.cut_off,
+            "server_log_errors": server.errors(),
         }
         if parts0 and parts1 and moves:
             result["parts"] = parts.per_move(parts0, parts1, moves,
@@ -311,9 +300,9 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=1, help="runs per level; their median is shown [1]")
     ap.add_argument("--think", type=float, default=1.0, help="a phone's think time, seconds [1.0]")
     ap.add_argument("--game", choices=sorted(PLAYERS), default="tongits")
-    ap.add_argument("--fetch", choices=("push", "browser", "partial", "json"), default="push",
-                    help="what a phone does (bench/phones.py): push [default, as the page], "
-                         "browser (changed, then GET), partial, json")
+    ap.add_argument("--fetch", choices=("browser", "partial", "json"), default="browser",
+                    help="what a phone does (bench/phones.py): browser [default, as the page: "
+                         "changed, then GET of its partial], partial, json")
     ap.add_argument("--slow-host", type=float, metavar="SHARE",
                     help="hold the server to SHARE of one core (e.g. 0.25) with a cgroup quota")
     ap.add_argument("--quota-period-ms", type=int, default=100, metavar="MS",
@@ -326,34 +315,22 @@ def main(argv=None) -> int:
                            "jitter, 1%% loss")
     link.add_argument("--far", dest="link", action="store_const", const="far",
                       help="as --wifi with a far link: 150 ms RTT, 10 ms jitter, no loss")
-    ap.add_argument("--no-deflate", dest="deflate", action="store_false",
-                    help="phones do not offer permessage-deflate (browsers do)")
     ap.add_argument("--no-pin", dest="pin", action="store_false",
                     help="do not pin the server to CPU 0 and the load to CPU 1")
-    ap.add_argument("--threads", type=int, help="gunicorn threads instead of serve.py's value")
-    ap.add_argument("--switch-interval", type=float,
-                    help="experiment: the server's sys.setswitchinterval (Python's default 0.005)")
     ap.add_argument("--durable", action="store_true",
                     help="the server fsyncs every move before answering (DURABLE_COMMITS)")
-    ap.add_argument("--malloc-arenas", type=int,
-                    help="MALLOC_ARENA_MAX for the server (create_app sets 2 when unset)")
     ap.add_argument("--parts", action="store_true",
                     help="where the server's CPU goes, part by part, per move, its "
                          "garbage collections and the wait for the store's lock "
                          "(bench/parts.py)")
-    ap.add_argument("--floor", choices=("ours", "stock"),
-                    help="serve bench/floor.py's app instead of Baraha's: a pushed move's wire "
-                         "work alone, with Baraha's transport (ours) or Flask-SocketIO's (stock)")
-    ap.add_argument("--socket-taps", action="store_true",
-                    help="with --floor: a tap goes over the phone's socket, a Socket.IO call "
-                         "answered with the partial, instead of a POST (a what-if)")
+    ap.add_argument("--floor", action="store_true",
+                    help="serve bench/floor.py's app instead of Baraha's: a move's wire work "
+                         "alone, on Baraha's transport")
     ap.add_argument("--setup-timeout", type=float, default=180.0)
     ap.add_argument("--profile", help="folder: record the server's worker with py-spy per level")
     args = ap.parse_args(argv)
-    if args.floor and args.fetch != "push":
-        ap.error("--floor plays pushed phones only (--fetch push)")
-    if args.socket_taps and not args.floor:
-        ap.error("--socket-taps is for --floor: Baraha's phones tap by POST")
+    if args.floor and args.fetch != "browser":
+        ap.error("--floor plays the page's phones only (--fetch browser)")
     args.pin = args.pin and pinned()
     # Stopped with SIGTERM (timeout, kill), finish as on Ctrl-C: the level's `finally`
     # stops its server, which would otherwise go on running, and holding its core.
@@ -387,7 +364,7 @@ def main(argv=None) -> int:
     out["rss_added_per_table_kb"] = {f"{a}-{b}": round((by_t[b] - by_t[a]) * 1024 / (b - a), 1)
                                      for a, b in zip(ts, ts[1:])}
     print(json.dumps(out, indent=2))
-    return 0
+    return 1 if len(ok) < len(out["levels"]) else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
-"""bench/load.py's server: the real `baraha serve` on 127.0.0.1, optionally pinned to one
-core (taskset) and optionally held to a fraction of a core (a cgroup CPU quota: the
-"slow host", standing for a Raspberry Pi or an old laptop).
+"""The benchmarks' server: the real `baraha serve` on 127.0.0.1 (bench/load.py, scale.py,
+tap.py, slowphone.py), optionally pinned to one core (taskset) and optionally held to a
+fraction of a core (a cgroup CPU quota: the "slow host", standing for a Raspberry Pi or an
+old laptop). Its output goes to FOLDER/NAME.log; `errors()` is what it said there at ERROR
+or with a traceback.
 
 The quota is a cgroup of its own, made for the run and removed after it: cgroup v2's
 `cpu.max` where /sys/fs/cgroup is the unified hierarchy, else cgroup v1's
@@ -15,11 +17,17 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from tests.server_log import bad_entry, file_entries  # noqa: E402  (the suite's reading)
+
 PERIOD_US = 100_000     # 100 ms: the kernel's default CFS period
 
 
@@ -90,53 +98,53 @@ class Quota:
                 time.sleep(0.1)
 
 
+def errors_in(log: str) -> list[str]:
+    """The entries of a server's log at ERROR or above, or with a traceback, as the tests
+    read a server's log (tests/server_log.py); at most 20."""
+    return [e for e in file_entries(log) if bad_entry(e)][:20]
+
+
 class Server:
-    def __init__(self, threads: int | None, folder: Path, switch: float | None = None,
-                 durable: bool = False, arenas: int | None = None, cpu: int | None = None,
+    """`baraha serve --host HOST --port 0 --db FOLDER/NAME.sqlite3 FLAGS` in a process group
+    of its own, its output in FOLDER/NAME.log, up and answering (its worker made the app)
+    when the constructor returns; with `durable`, `parts` or `floor`, the same command
+    started from `python -c`, after the change each needs (below). `checkout`: whose webapp
+    to serve (another checkout's, bench/slowphone.py: run in its own directory)."""
+
+    def __init__(self, folder: Path, durable: bool = False, cpu: int | None = None,
                  quota: Quota | None = None, host: str = "127.0.0.1", parts: bool = False,
-                 floor: str | None = None, flags: tuple = (), name: str = "server"):
+                 floor: bool = False, flags: tuple = (), name: str = "server",
+                 checkout: Path = ROOT):
         self.folder = folder
         self.parts = folder / "parts.json" if parts else None     # bench/parts.py
         self.db = folder / f"{name}.sqlite3"      # bench/scale.py: several, each its own
         self.log_path = folder / f"{name}.log"
         self.log = open(self.log_path, "w")
         args = ["serve", "--host", host, "--port", "0", "--db", str(self.db), *flags]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        if threads or switch or durable or parts or floor:
-            # `baraha serve` itself, with only gunicorn's `threads` setting replaced (and/or
-            # Python's thread switch interval: an experiment, see --switch-interval; and/or
-            # durable commits; and/or bench/parts.py's timers; and/or bench/floor.py's app
-            # in place of Baraha's).
-            code = "import sys, gunicorn.config as c; set_ = c.Config.set\n"
-            if threads:
-                code += (f"c.Config.set = lambda self, k, v: set_(self, k, {threads} "
-                         "if k == 'threads' else v)\n")
-            if switch:
-                code += f"sys.setswitchinterval({switch})\n"
+        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(checkout))
+        if durable or parts or floor:
+            # `baraha serve` itself, with durable commits, and/or bench/floor.py's app in
+            # place of Baraha's, and/or bench/parts.py's timers.
+            code = "import sys\n"
             if durable:     # the DURABLE_COMMITS config key: fsync every move (store.py)
                 code += ("import webapp; make = webapp.create_app\n"
                          "webapp.create_app = lambda c=None: make({**(c or {}), 'DURABLE_COMMITS': True})\n")
-            if parts:
-                code += f"import bench.parts; bench.parts.install({str(self.parts)!r})\n"
             if floor:
                 from bench import floor as floor_app
                 env[floor_app.PARTIAL] = str(folder / "partial.html")
                 floor_app.capture(env[floor_app.PARTIAL])
-                if floor == "stock":
-                    env[floor_app.STOCK] = "1"
-                code += ("import webapp, bench.floor as f\n"
-                         "webapp.create_app = f.make_app\n")
-            # main() reads sys.argv itself, as `baraha serve` does: it starts itself again
-            # without glibc's per-thread caches (webapp/__main__.py), so memory compares.
+                code += ("import webapp, webapp.server.stopping as s, bench.floor as f\n"
+                         "webapp.create_app, s.hooks = f.make_app, f.hooks\n")
+            if parts:       # last: it wraps whichever create_app the worker will call
+                code += f"import bench.parts; bench.parts.install({str(self.parts)!r})\n"
+            # main() reads sys.argv itself, as `baraha serve` does.
             code += "from webapp.__main__ import main; sys.exit(main())"
             cmd = [sys.executable, "-c", code, *args]
         else:
             cmd = [sys.executable, "-m", "webapp", *args]
         if cpu is not None:
             cmd = ["taskset", "-c", str(cpu), *cmd]
-        if arenas:      # glibc's per-thread malloc arenas (create_app caps them at 2 otherwise)
-            env["MALLOC_ARENA_MAX"] = str(arenas)
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+        self.proc = subprocess.Popen(cmd, cwd=checkout, stdout=self.log, stderr=subprocess.STDOUT,
                                      env=env, start_new_session=True,
                                      preexec_fn=quota.enter if quota else None)
         end = time.monotonic() + 90
@@ -148,10 +156,32 @@ class Server:
                 self.port = int(m.group(1))
                 self.base = f"http://{host}:{self.port}"
                 break
+            if self.proc.poll() is not None:
+                break
             time.sleep(0.05)
+        while self.base and not self._answers():     # its worker has made the app
+            if self.proc.poll() is not None or time.monotonic() > end:
+                self.base = None
+            time.sleep(0.1)
         if not self.base:
+            self.stop()
             raise SystemExit("the server did not start: " + self.log_path.read_text())
         self.master = psutil.Process(self.proc.pid)
+
+    def _answers(self) -> bool:
+        try:
+            urllib.request.urlopen(f"{self.base}/api/tables/ZZZZ", timeout=5)
+        except urllib.error.HTTPError as e:
+            return e.code == 404
+        except OSError:
+            return False
+        return False
+
+    def errors(self) -> list[str]:
+        """What its log says so far at ERROR or above, or with a traceback (each entry as
+        the tests read a server's log: tests/server_log.py)."""
+        return errors_in(self.log_path.read_text(errors="replace"))
+
 
     def processes(self) -> list[psutil.Process]:
         try:
@@ -188,6 +218,9 @@ class Server:
             os.killpg(self.proc.pid, signal.SIGINT)
             self.proc.wait(timeout=15)
         except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:      # gone already
+                pass
             self.proc.wait()
         self.log.close()

@@ -1,12 +1,16 @@
 """bench/load.py --parts: where the live server's CPU goes, part by part.
 
-The server is `baraha serve` itself, with a timer around a few functions (the thread CPU
-each call takes, `time.thread_time`: a profiler would slow every call, and py-spy's
-samples are too few at 7% of a core) and around each garbage collection (wall time: the
-collector stops every thread), put in by gunicorn's worker as it starts (the master
-imports nothing more). As bench/load.py's window opens and closes it asks the worker for
-its running totals (`snapshot`), and prints each part per move. The parts nest (a request
-holds the move, the move its renders): they are not to be added up.
+The server is `baraha serve` itself, with a timer around a few functions (the CPU each
+call takes: a profiler would slow every call, and py-spy's samples are too few at 7% of a
+core) and around each garbage collection (wall time: the collector stops every greenlet),
+put in as gunicorn's gevent worker makes the app (after it patched the standard library;
+the master imports nothing more). Every connection is a greenlet of the worker's one
+thread, so a call's CPU is its greenlet's own: the thread's CPU time, less what other
+greenlets ran while this one waited (greenlet.settrace tells each switch). As
+bench/load.py's window opens and closes it asks the worker for its running totals
+(`snapshot`), and prints each part per move. The parts nest (a request holds the move, the
+move its drawings): they are not to be added up. A websocket is one long request: its own
+CPU (Engine.IO's reading) counts when it closes, after the window.
 
 Beside the CPU, the wall time each taking of the store's lock waited for another thread
 to let it go (webapp/tables/store.py: a move at one table waiting for another table's
@@ -22,16 +26,17 @@ import os
 import statistics
 import threading
 import time
+import weakref
 from collections import defaultdict
 
-REQUEST = "request: gunicorn's thread, all of it"
+REQUEST = "request: gunicorn's greenlet, all of it"
 WRITE = "websocket write: frame, deflate, send"
 # (module, attribute path, what it is), outermost first.
 PARTS = [
-    ("webapp.server.conns", "BoundedWorker.handle", REQUEST),
+    ("gunicorn.workers.ggevent", "GeventWorker.handle_request", REQUEST),
     ("flask.app", "Flask.wsgi_app", "request: Flask's part"),
     ("flask.app", "Flask.dispatch_request", "request: the view function"),
-    ("webapp.tables.table", "Table.act", "move: checked, applied, stored, pushed"),
+    ("webapp.tables.table", "Table.act", "move: checked, applied, stored, signalled"),
     ("webapp.tables.journal", "write", "move: its journal row written (SQLite)"),
     ("webapp.web.partials", "draw", "a seat's partial drawn"),
     ("webapp.web.partials", "context", "a seat's partial: its facts and story"),
@@ -43,23 +48,46 @@ PARTS = [
 _cpu: dict[str, float] = defaultdict(float)
 _calls: dict[str, int] = defaultdict(int)
 _gc = {"young_ms": 0.0, "young": 0, "full_ms": 0.0, "full": 0, "pauses_ms": []}
-_inside = threading.local()
+_inside = threading.local()         # made again in the worker, once it is greenlets' (_put_in)
 _store_waits: list[float] = []      # ms each taking of the store's lock waited, in order
 _store_holds: list[float] = []      # ms each taking held it
 _store_held_cpu = [0.0]             # the holders' thread CPU while they held it, seconds
+
+
+# Each greenlet's own CPU so far (seconds), kept up to date at every switch; the thread's
+# CPU time at the last switch. Without greenlets (threads): the thread's CPU time.
+_ran: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_switched = [0.0]
+_greenlets = [False]
+
+
+def _switch(event: str, args) -> None:
+    if event in ("switch", "throw"):
+        now = time.thread_time()
+        origin = args[0]
+        _ran[origin] = _ran.get(origin, 0.0) + now - _switched[0]
+        _switched[0] = now
+
+
+def own_cpu() -> float:
+    """CPU seconds the calling greenlet (or thread) has run so far."""
+    if not _greenlets[0]:
+        return time.thread_time()
+    import greenlet
+    return _ran.get(greenlet.getcurrent(), 0.0) + time.thread_time() - _switched[0]
 
 
 def _timed(label: str, fn):
     def timed(*args, **kwargs):
         depth = getattr(_inside, label, 0)     # a call within itself is counted once
         setattr(_inside, label, depth + 1)
-        t = time.thread_time()
+        t = own_cpu()
         try:
             return fn(*args, **kwargs)
         finally:
             setattr(_inside, label, depth)
             if depth == 0:
-                _cpu[label] += time.thread_time() - t
+                _cpu[label] += own_cpu() - t
                 _calls[label] += 1
     return timed
 
@@ -95,7 +123,7 @@ class _WaitedLock:
         if got:
             self.mine.depth = depth + 1
             if depth == 0:
-                self.mine.since, self.mine.cpu = time.perf_counter(), time.thread_time()
+                self.mine.since, self.mine.cpu = time.perf_counter(), own_cpu()
                 _store_waits.append((self.mine.since - t) * 1000)
         return got
 
@@ -103,7 +131,7 @@ class _WaitedLock:
         self.mine.depth -= 1
         if self.mine.depth == 0:
             _store_holds.append((time.perf_counter() - self.mine.since) * 1000)
-            _store_held_cpu[0] += time.thread_time() - self.mine.cpu
+            _store_held_cpu[0] += own_cpu() - self.mine.cpu
         self.lock.release()
 
     def __enter__(self):
@@ -144,19 +172,38 @@ def _answer(path: str) -> None:
 
 
 def install(path: str) -> None:
-    """In the server, before `baraha serve` starts: the timers go in when gunicorn forks
-    its worker, with the thread that answers `snapshot`."""
-    def in_worker():
-        for module, attr, label in PARTS:
-            owner = importlib.import_module(module)
-            *outer, name = attr.split(".")
-            for part in outer:
-                owner = getattr(owner, part)
-            setattr(owner, name, _timed(label, getattr(owner, name)))
-        time_store_lock()
-        gc.callbacks.append(_collecting)
-        threading.Thread(target=_answer, args=(path,), daemon=True, name="bench-parts").start()
-    os.register_at_fork(after_in_child=in_worker)
+    """In the server, before `baraha serve` starts: the timers go in as the worker makes
+    the app (`webapp.create_app`, called in the worker after gunicorn's gevent worker
+    patched the standard library), with the greenlet that answers `snapshot`."""
+    import webapp
+
+    make = webapp.create_app
+
+    def create_app(config=None):
+        _put_in(path)
+        return make(config)
+    webapp.create_app = create_app
+
+
+def _put_in(path: str) -> None:
+    global _inside
+    import greenlet
+    from gevent import monkey
+
+    if monkey.is_module_patched("threading"):
+        _inside = threading.local()     # gevent's now: a greenlet's own
+        _switched[0] = time.thread_time()
+        greenlet.settrace(_switch)
+        _greenlets[0] = True
+    for module, attr, label in PARTS:
+        owner = importlib.import_module(module)
+        *outer, name = attr.split(".")
+        for part in outer:
+            owner = getattr(owner, part)
+        setattr(owner, name, _timed(label, getattr(owner, name)))
+    time_store_lock()
+    gc.callbacks.append(_collecting)
+    threading.Thread(target=_answer, args=(path,), daemon=True, name="bench-parts").start()
 
 
 def snapshot(path, timeout: float = 5.0) -> dict | None:

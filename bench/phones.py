@@ -1,19 +1,17 @@
 """bench/load.py's phones: each a Socket.IO client and an HTTP client, as a phone is.
 
-Four ways to be a phone (--fetch):
-- `push` (the default): what the page (static/js/ui/bridge.js) does: as `browser`, but the socket asks for `auth: {code, want: "partial", changed: false}`
-  and the server pushes this seat's partial as `view` {version, html} (and no `changed`);
-  no GET after a move, and a move's POST names the phone's socket (X-Baraha-Socket), so
-  the server does not push the mover the partial its answer already is.
-- `browser`: what the page did before, and what it does against a server without the push.
-  The socket connects with the seat
-  cookie and `auth: {code}`; on `changed` the phone GETs its HTML partial (/t/CODE/view,
-  with HX-Request and, as over http, Accept-Encoding: gzip, deflate); its moves are the partial's own
-  `form.act` buttons (their hidden `action` field); a tap POSTs that form to /t/CODE/act
-  (form fields, CSRF cookie and header, as htmx sends them) and swaps in the partial that
-  comes back. So a move of a three-phone table costs the server one POST that renders the
-  actor's partial, and two GETs of the others' partials (the actor's phone skips the
-  `changed` of the version its own POST just showed).
+Three ways to be a phone (--fetch):
+- `browser` (the default): what the page (static/js/ui/bridge.js) does. The socket connects
+  with the seat cookie and `auth: {code, told}` (`told`: the signal its partial is as new
+  as, once it has one), offering permessage-deflate as browsers do; on
+  `changed` the phone GETs its HTML partial (/t/CODE/view, with HX-Request and, as over
+  http, Accept-Encoding: gzip, deflate); its moves are the partial's own `form.act` buttons
+  (their hidden `action` field); a tap POSTs that form to /t/CODE/act (form fields, CSRF
+  cookie and header, as htmx sends them) and shows the partial that comes back. So a move
+  of a three-phone table costs the server one POST that draws the actor's partial, one
+  `changed` to the table's room, and two GETs of the others' partials (the actor's phone
+  does not fetch the version its own POST just showed; a `changed` heard while its POST is
+  out waits for the answer).
 - `partial`: the JSON API for moves (POST /api/.../actions) and the partial on `changed`,
   plus the JSON view when the partial says it is this phone's turn (the older bench mode).
 - `json`: an API client: the JSON view on `changed`, moves by the JSON API.
@@ -33,6 +31,7 @@ import aiohttp
 import socketio
 
 _VERSION = re.compile(r'data-version="(\d+)"')
+_TOLD = re.compile(r'data-told="([^"]*)"')
 _ACTION = re.compile(r"name=\"action\" value='([^']*)'")
 # Over plain http (a home server's usual address) Chrome and Firefox offer gzip and deflate
 # only: brotli and zstd are for https origins.
@@ -57,6 +56,7 @@ class Phone:
         self.http: aiohttp.ClientSession | None = None
         self.sio = socketio.AsyncClient(reconnection=False)
         self.version = -1           # of the newest view this phone has
+        self.told = None            # browser mode: its partial's data-told
         self.view: dict | None = None
         self.moves: list[str] = []  # browser mode: the partial's actions (JSON text)
         self.fetching = False
@@ -65,7 +65,6 @@ class Phone:
         self.own = None             # the version this phone's own POST answer showed
         self.posting, self.pending = False, None    # browser: a `changed` heard mid-POST
         self.sio.on("changed", self.on_changed)
-        self.sio.on("view", self.on_view)
 
     async def open(self) -> None:
         """Connect as the page's socket.io client does: a connection that fails (the server
@@ -76,7 +75,7 @@ class Phone:
         gives up, as the page does. The level's --setup-timeout bounds it all."""
         cookie = f"baraha_{self.table}={self.token}; baraha-csrf={self.csrf}"
         headers = {"Cookie": cookie}
-        if self.run.fetch in ("browser", "push"):
+        if self.run.fetch == "browser":
             headers.update(BROWSER_HEADERS, Origin=self.run.base)
         else:
             headers["Authorization"] = f"Bearer {self.token}"
@@ -84,8 +83,8 @@ class Phone:
             self.http = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=2), headers=headers)
         auth = {"code": self.table} if self.run.fetch == "browser" else {"token": self.token}
-        if self.run.fetch == "push":
-            auth = {"code": self.table, "want": "partial", "changed": False}
+        if self.run.fetch == "browser" and self.told:
+            auth["told"] = self.told    # the server says `changed` at once if it is behind
         # The socket from the phone's own address too (webapp/realtime/sockguard.py bounds the
         # connections per address, as it should: a LAN's phones each have their own).
         if getattr(self, "sock_http", None) is None:
@@ -93,13 +92,12 @@ class Phone:
                 connector=aiohttp.TCPConnector(local_addr=(self.ip, 0), limit=1))
         attempt = 0
         while True:
-            # Browsers offer permessage-deflate (RFC 7692) on every websocket; so do these
-            # phones unless told not to (--no-deflate), so the server's cost of it counts.
+            # Browsers offer permessage-deflate (RFC 7692) on every websocket, and the
+            # server grants it; so do these phones, so the server's cost of it counts.
             self.sio = socketio.AsyncClient(
                 reconnection=False, http_session=self.sock_http,
-                websocket_extra_options={"compress": 15} if self.run.deflate else {})
+                websocket_extra_options={"compress": 15})
             self.sio.on("changed", self.on_changed)
-            self.sio.on("view", self.on_view)
             self.sio.on("disconnect", self.on_disconnect)
             try:
                 # `?code=`, as the page: a proxy in front of several processes routes by it.
@@ -115,10 +113,6 @@ class Phone:
             attempt += 1
             delay = min(5.0, 1.0 * 2 ** (attempt - 1))
             await asyncio.sleep(delay * self.rng.uniform(0.5, 1.5))
-
-    def sid(self) -> str:
-        """The socket's id, as the page names it in a move's post (X-Baraha-Socket)."""
-        return self.sio.get_sid() or ""
 
     async def on_disconnect(self, *_reason) -> None:
         if not self.run.stopping and self.sio.connected:
@@ -136,9 +130,7 @@ class Phone:
 
     async def on_changed(self, data) -> None:
         v = data.get("version", -1) if isinstance(data, dict) else -1
-        self.run.pushes.setdefault((self.table, self.seat), []).append((v, time.perf_counter()))
-        if self.run.fetch == "push":
-            return              # the server pushes this phone's view itself
+        self.run.signals.setdefault((self.table, self.seat), []).append((v, time.perf_counter()))
         if self.run.fetch == "browser":
             if self.posting:    # the page waits for its POST's answer (bridge.js)
                 self.pending = max(self.pending if self.pending is not None else -1, v)
@@ -146,7 +138,7 @@ class Phone:
             if v == self.own and v == self.version:
                 self.own = None     # the page does not fetch what its own POST just showed
                 return
-        # A browser (app.js) fetches on equal versions too (a phone came or went: "away").
+        # The page (bridge.js) fetches on equal versions too (a phone came or went: "away").
         if v > self.version or v == -1 or (v == self.version and self.run.fetch == "browser"):
             if self.fetching:
                 self.again = True
@@ -158,14 +150,6 @@ class Phone:
             self.again = True
         else:
             asyncio.get_running_loop().create_task(self.fetch())
-
-    async def on_view(self, data) -> None:
-        done = time.perf_counter()
-        if not isinstance(data, dict) or not isinstance(data.get("html"), str):
-            return self._error("bad view")
-        self.run.pushes.setdefault((self.table, self.seat), []).append((data.get("version", -1), done))
-        self.run.views_pushed += 1
-        self._partial(data["html"], done)
 
     async def fetch(self) -> None:
         self.fetching = True
@@ -189,7 +173,7 @@ class Phone:
 
     async def _fetch_once(self) -> None:
         run = self.run
-        partial = run.fetch in ("partial", "browser", "push")
+        partial = run.fetch in ("partial", "browser")
         path = f"/t/{self.table}/view" if partial else f"/api/tables/{self.table}"
         start = time.perf_counter()
         for attempt in (1, 2):
@@ -210,7 +194,7 @@ class Phone:
         run.fetches += 1
         if run.measuring:
             run.fetch_ms.append((done - start) * 1000)
-        if run.fetch in ("browser", "push"):
+        if run.fetch == "browser":
             self._partial(body, done)
         elif partial:
             m = _VERSION.search(body)
@@ -236,6 +220,8 @@ class Phone:
             if version > self.version:
                 self.run.seen(self.table, self.seat, version, done)
             self.version = version
+            told = _TOLD.search(body)
+            self.told = told.group(1) if told else None
             self.moves = [html.unescape(a) for a in _ACTION.findall(body)]
             self.maybe_act()
 
@@ -247,7 +233,7 @@ class Phone:
                 self.maybe_act()
 
     def _can_act(self) -> bool:
-        if self.run.fetch in ("browser", "push"):
+        if self.run.fetch == "browser":
             return bool(self.moves)
         return bool(self.view and self.view["legal"])
 
@@ -265,19 +251,13 @@ class Phone:
             t0 = time.perf_counter()
             measured = run.measuring    # a tap in the window counts, however late its answer
             self.posting = True
-            if run.socket_taps:     # bench/floor.py only: the tap over the phone's socket
-                got = await self.sio.call("act", {"version": self.version,
-                                                  "action": self.rng.choice(self.moves)},
-                                          timeout=60)
-                status, body = got["status"], got["html"]
-            elif run.fetch in ("browser", "push"):
+            if run.fetch == "browser":
                 form = {"csrf_token": self.csrf, "version": str(self.version),
                         "action": self.rng.choice(self.moves)}
                 for attempt in (1, 2):
                     try:
                         async with self.http.post(f"{run.base}/t/{self.table}/act", data=form,
-                                                  headers={"X-CSRF-Token": self.csrf,
-                                                           "X-Baraha-Socket": self.sid()}) as r:
+                                                  headers={"X-CSRF-Token": self.csrf}) as r:
                             body = await r.text()
                             status = r.status
                         break
@@ -310,7 +290,7 @@ class Phone:
         if status == 200:
             if measured:
                 run.post_ms.append((done - t0) * 1000)
-            if run.fetch in ("browser", "push"):
+            if run.fetch == "browser":
                 m = _VERSION.search(body)
                 run.acted(self.table, self.seat, int(m.group(1)) if m else -1, t0, done,
                           measured)
@@ -326,7 +306,7 @@ class Phone:
                 self.maybe_act()
         elif status == 409:     # someone moved first ("next" is everyone's): redraw, go on
             run.stale += 1
-            if run.fetch in ("browser", "push"):
+            if run.fetch == "browser":
                 self._partial(body, done)
             else:
                 self.view = answer.get("view")
@@ -336,18 +316,14 @@ class Phone:
 
 
 class Run:
-    def __init__(self, base: str, tables: int, game: str, think: float, fetch: str,
-                 deflate: bool = True):
+    def __init__(self, base: str, tables: int, game: str, think: float, fetch: str):
         self.base, self.tables, self.game, self.think, self.fetch = base, tables, game, think, fetch
-        self.deflate = deflate
-        self.socket_taps = False    # bench/floor.py's what-if: a tap as a Socket.IO call
         self.phones: list[Phone] = []
-        self.views_pushed = 0                   # `view` pushes received (--fetch push)
         self.stopping = False
         self.measuring = False
         self.actions: list[tuple[str, int, int, float]] = []   # (table, seat, version, t0)
         self.views: dict[tuple[str, int], list[tuple[int, float]]] = {}   # -> (version, t)
-        self.pushes: dict[tuple[str, int], list[tuple[int, float]]] = {}  # -> (version, t)
+        self.signals: dict[tuple[str, int], list[tuple[int, float]]] = {}  # -> (version, t)
         self.fetch_ms: list[float] = []         # one GET of a view, as the phone waits for it
         self.post_ms: list[float] = []          # one POST of an action, as the phone waits
         self.seats: dict[str, int] = {}
@@ -368,14 +344,14 @@ class Run:
             self.actions.append((table, seat, version, t0))
         self.seen(table, seat, version, done)
 
-    def push_ms(self) -> list[float]:
+    def signalled_ms(self) -> list[float]:
         """Per action: from its POST to the last other seat hearing `changed` for it."""
         out = []
         for table, seat, version, t0 in self.actions:
             worst = 0.0
             for s in range(self.seats[table]):
                 if s != seat:
-                    t = next((t for v, t in self.pushes.get((table, s), ()) if v >= version
+                    t = next((t for v, t in self.signals.get((table, s), ()) if v >= version
                               and t >= t0), None)
                     if t is None:
                         break

@@ -59,7 +59,7 @@ async def one_run(args, n: int, folder: Path, redis: Redis) -> dict:
     load0 = os.getloadavg()
     try:
         for k in range(n):
-            servers.append(Server(None, folder, quota=quotas[k], name=f"p{k}-of-{n}", flags=(
+            servers.append(Server(folder, quota=quotas[k], name=f"p{k}-of-{n}", flags=(
                 "--shard", f"{k}/{n}", "--proxies", "1", "--message-queue", redis.url)))
         listen = free_port()
         site = subprocess.run(

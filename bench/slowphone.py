@@ -1,6 +1,6 @@
 """A slow phone: a tap to its own redraw, opening a table to a visible hand, first-load bytes.
 
-Starts the real server (`python -m webapp serve`, on 127.0.0.1) of each checkout named
+Starts the real server (`python -m webapp serve`, on 127.0.0.1: bench/loadserver.py) of each checkout named
 with --checkout (default: this one; with two or more they take turns, tap by tap and load
 by load, so whatever else the machine does meets all alike). Each gets a two-player Tonk
 table made through the JSON API; seat 0 is a Chromium page at 360x640 with its CPU slowed
@@ -21,10 +21,12 @@ discards so the turn comes back (its moves and the wait for them are not timed).
   polls, left out; its websocket is not a resource entry).
 
     python bench/slowphone.py [--taps 10] [--loads 5] [--rate 6]
+    python bench/slowphone.py --taps 1 --loads 1         (the smallest run)
     python bench/slowphone.py --checkout /tmp/before --checkout .     (two commits, in turns)
 
 A checkout's server runs with this Python, PYTHONPATH=DIR and cwd DIR. Prints JSON: the
-machine, the load average, and per checkout its commit, median and max of each time, bytes.
+machine, the load average, and per checkout its commit, median and max of each time, bytes,
+and the lines of its server's log that say an error.
 """
 from __future__ import annotations
 
@@ -35,7 +37,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import requests
@@ -44,7 +45,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.machine import machine  # noqa: E402
-from bench.tap import ARGS, CHROMIUM, WATCH, free_port  # noqa: E402
+from bench.loadserver import Server  # noqa: E402
+from bench.tap import ARGS, CHROMIUM, WATCH  # noqa: E402
 
 VIEWPORT = {"width": 360, "height": 640}
 # The page's clock at the pointerdown of the last button tapped.
@@ -100,23 +102,6 @@ SIZES = """
 """
 
 
-def start(checkout: Path, db: str, port: int, log) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(checkout))
-    proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
-                             "--port", str(port), "--db", db], cwd=checkout, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    for _ in range(300):
-        try:
-            requests.get(f"http://127.0.0.1:{port}/", timeout=5)
-            return proc
-        except requests.RequestException:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"the server of {checkout} did not start")
-
-
 def commit(checkout: Path) -> dict:
     git = ["git", "-C", str(checkout)]
     head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout
@@ -132,11 +117,9 @@ class Side:
     def __init__(self, checkout: Path, tmp: str, browser, rate: float):
         self.checkout, self.browser, self.rate = checkout, browser, rate
         self.started = commit(checkout)
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = Path(tmp) / f"{self.port}.log"
-        with open(self.log, "wb") as log:
-            self.server = start(checkout, f"{tmp}/{self.port}.sqlite3", self.port, log)
+        folder = Path(tempfile.mkdtemp(dir=tmp))
+        self.server = Server(folder, checkout=checkout)
+        self.base = self.server.base
         self.code = self.api("post", "/api/tables", json={"game": "tonk", "players": 2})["code"]
         self.tokens = [self.api("post", f"/api/tables/{self.code}/seats", json={"name": n})["token"]
                        for n in ("Ana", "Ben")]
@@ -243,11 +226,7 @@ class Side:
         self.kinds.append(kind)
 
     def close(self) -> None:
-        self.server.terminate()
-        try:
-            self.server.wait(10)
-        except subprocess.TimeoutExpired:
-            self.server.kill()
+        self.server.stop()
 
     def report(self) -> dict:
         def stat(xs):
@@ -255,13 +234,11 @@ class Side:
                     "all": [round(x) for x in xs]}
         entries = self.first["entries"]
         files = [e for e in entries if "/socket.io/" not in e["name"]]
-        logged = self.log.read_text(errors="replace").splitlines()
-        errors = [ln for ln in logged if "Traceback" in ln or "ERROR" in ln]
         by_kind = {k: round(statistics.median(t for t, j in zip(self.taps, self.kinds) if j == k), 1)
                    for k in sorted(set(self.kinds))}
         return {"checkout": self.started,
                 "checkout_changed_during_run": commit(self.checkout) != self.started,
-                "server_error_lines": errors[:5],
+                "server_log_errors": self.server.errors(),
                 "tap_to_redraw_ms": dict(stat(self.taps), kinds=self.kinds, by_kind=by_kind),
                 "tap_to_painted_frame_ms": stat(self.frames),
                 "open_to_hand_ms": stat([x["hand"] for x in self.loads]),

@@ -1,10 +1,11 @@
 """Start-up time and memory do not grow with the history.
 
     python bench/startup.py [--old 10000] [--runs 5]
+    python bench/startup.py --old 10 --open 1 --runs 1      (the smallest run)
 
 Makes a database with OLD closed tables (each a copy of one real table: three seats, a
-deal and its moves, then closed) and 10 open ones, then starts the app on it in a fresh
-process RUNS times, and the same with only the 10 open tables. Prints JSON: median
+deal and its moves, then closed) and OPEN (10) open ones, then starts the app on it in a
+fresh process RUNS times, and the same with only the open tables. Prints JSON: median
 start-up seconds and peak memory (MB) of each, their ratio, and the file's size.
 """
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shutil
 import sqlite3
 import statistics
@@ -24,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.machine import machine  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -85,19 +86,19 @@ def measure(db: str, runs: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", type=int, default=10_000)
+    ap.add_argument("--open", type=int, default=10)
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="baraha-startup-"))
     try:
         fresh, full = str(tmp / "fresh.sqlite3"), str(tmp / "history.sqlite3")
         t0 = time.perf_counter()
-        build(full, args.old)
+        build(full, args.old, args.open)
         build_s = time.perf_counter() - t0
-        build(fresh, 0)
+        build(fresh, 0, args.open)
         a, b = measure(fresh, args.runs), measure(full, args.runs)
         print(json.dumps({
-            "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                        "system": platform.platform()},
+            "machine": machine(),
             "old_closed_tables": args.old, "build_seconds": round(build_s, 1),
             "file_mb": round(os.path.getsize(full) / 1e6, 1),
             "open_only": a, "with_history": b,

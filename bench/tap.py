@@ -1,28 +1,27 @@
 """Tap to other phones: the time from a tap on one phone to the other phone showing it.
 
-Starts the real server (`baraha serve`, gunicorn) on 127.0.0.1, seats two Chromium phones
-(390x844) at a two-player Tonk table, and lets them play by tapping Draw and Discard. For
-each tap it notes, in the browser's own clock (both pages share it), when the tap happened
-and when each phone's table first showed the new version. Prints JSON with the medians.
+Starts the real server (`baraha serve`, gunicorn, bench/loadserver.py) on 127.0.0.1, seats
+two Chromium phones (390x844) at a two-player Tonk table, and lets them play by tapping
+Draw and Discard. For each tap it notes, in the browser's own clock (both pages share it),
+when the tap happened and when each phone's table first showed the new version. Prints
+JSON with the medians, and the lines of the server's log that say an error.
 
-    python bench/tap.py [--taps 60]
+    python bench/tap.py [--taps 60]         (--taps 1: the smallest run)
 """
 from __future__ import annotations
 
 import argparse
 import json
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import requests
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.loadserver import Server  # noqa: E402
 from bench.machine import machine  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -52,42 +51,21 @@ TAP = """
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(db: str, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
-                             "--port", str(port), "--db", db],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            requests.get(f"http://127.0.0.1:{port}/", timeout=1)
-            return proc
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--taps", type=int, default=60)
     args = ap.parse_args()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        server = start_server(str(Path(tmp) / "tap.sqlite3"), port)
+        server = Server(Path(tmp))
+        base = server.base
         try:
             code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 2}).json()["code"]
             tokens = [requests.post(f"{base}/api/tables/{code}/seats", json={"name": n}).json()["token"]
                       for n in ("Ana", "Ben")]
             other, own = measure(base, code, tokens, args.taps)
         finally:
-            server.terminate()
-            server.wait(10)
+            server.stop()
+            errors = server.errors()
     print(json.dumps({
         "machine": machine(),
         "taps": len(other),
@@ -95,6 +73,7 @@ def main() -> None:
                            "p90": round(sorted(other)[int(len(other) * 0.9)], 1),
                            "max": round(max(other), 1)},
         "own_phone_ms": {"median": round(statistics.median(own), 1)},
+        "server_log_errors": errors,
     }, indent=2))
 
 

@@ -1,7 +1,8 @@
 """This checkout's server against another's, in-process: which one costs less a move.
 
     git worktree add /tmp/before <commit>
-    python bench/versus.py /tmp/before [--fetch] [--rounds 40] [--moves 30]
+    python bench/versus.py /tmp/before [--rounds 40] [--moves 30]
+    python bench/versus.py . --rounds 2 --moves 1      (the smallest run: this one twice)
 
 On a shared machine one run of bench/cost.py can take twice as long as another of the same
 code, so a change of a few percent never shows between two runs. Here each checkout runs in
@@ -11,10 +12,12 @@ deal, the same moves). They take turns, a batch of --moves moves each, --rounds 
 first of each round alternating, so whatever the machine does meets both alike.
 
 What is timed is the server's side of a move: the CPU (thread time) inside every WSGI call,
-the pushes made within the POST included. By default the phones take their partials over
-the socket (the page's way); with --fetch they fetch them on `changed`. Prints JSON: the
-machine, each checkout's median ms a move, and the ratio this/other of each round (median
-and middle half): below 1, this checkout costs less.
+the signals sent within the POST included. Each checkout's phones play as that checkout's
+page did (its own bench/cost.py's Table.move): here, a `changed` and each other phone's
+GET of its partial; in a checkout from before the live path had only `changed` (it has
+`Table.push`), each phone pushed its partial over the socket, as its page asked. Prints
+JSON: the machine, each checkout's median ms a move, and the ratio this/other of each round
+(median and middle half): below 1, this checkout costs less.
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WARM_MOVES = 30
 
 
-def worker(root: str, fetch: bool) -> None:
+def worker(root: str) -> None:
     """One checkout's table: reads a batch size from stdin, plays it, prints ms a move."""
     sys.path.insert(0, root)
     os.chdir(root)
@@ -44,7 +47,7 @@ def worker(root: str, fetch: bool) -> None:
                           "RATE_LIMIT": (1e9, 10**9),
                           "DECK_SOURCE": lambda code, n: random.Random(n).sample(range(52), 52)})
         table = Table(app)
-        if not fetch:
+        if hasattr(table, "push"):      # an older checkout: its page was pushed its partial
             table.push()
         spent = [0.0]
         for phone in table.phones:
@@ -69,7 +72,6 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("other", help="the other checkout (a worktree of the commit to compare with)")
-    ap.add_argument("--fetch", action="store_true", help="phones fetch their partial on `changed`")
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--moves", type=int, default=30, help="moves a batch")
     args = ap.parse_args()
@@ -78,7 +80,7 @@ def main() -> None:
         raise SystemExit(f"{other} is not a checkout of this project (no webapp/ or bench/cost.py)")
     sides = {"this": ROOT, "other": other}
     procs = {name: subprocess.Popen(
-        [sys.executable, __file__, "--worker", str(root), *(["--fetch"] if args.fetch else [])],
+        [sys.executable, __file__, "--worker", str(root)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for name, root in sides.items()}
     try:
         for name, proc in procs.items():
@@ -98,7 +100,7 @@ def main() -> None:
     ratio = [a / b for a, b in zip(ms["this"], ms["other"])]
     print(json.dumps({
         "machine": {**machine(), "load_average": [round(x, 2) for x in os.getloadavg()]},
-        "mode": "fetch" if args.fetch else "push", "rounds": args.rounds,
+        "rounds": args.rounds,
         "moves_a_round": args.moves,
         "this": str(ROOT), "other": str(other),
         "ms_a_move": {name: round(statistics.median(v), 3) for name, v in ms.items()},
@@ -110,7 +112,7 @@ def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--worker":
-        worker(sys.argv[2], "--fetch" in sys.argv[3:])
+        worker(sys.argv[2])
     else:
         sys.path.insert(0, str(ROOT))
         main()

@@ -84,3 +84,44 @@ WEBSOCKET_CLOSE_READ_AS_HTTP = "code 400, message Bad "
 @pytest.fixture
 def websocket_close_read_as_http(server_log):
     server_log.expect(WEBSOCKET_CLOSE_READ_AS_HTTP, required=False)
+
+
+# ---- live servers (tests/servers.py) ---------------------------------------------------------
+# A test that needs a server of its own asks for one of these; a module's server uses the
+# classes directly. Both ask for `server_log`: what the server logs is checked.
+
+@pytest.fixture
+def in_process(server_log):
+    """in_process(app) -> InProcess: `app` on a live Werkzeug server in a thread, on a free
+    loopback port, stopped (and the app's timers with it) when the test ends."""
+    from tests.servers import InProcess
+
+    started = []
+
+    def start(app):
+        started.append(InProcess(app))
+        return started[-1]
+
+    yield start
+    for live in started:
+        live.stop()
+
+
+@pytest.fixture
+def served(tmp_path, server_log):
+    """served(*flags, **options) -> Served: the real `baraha serve` in a process of its own,
+    its database and log in this test's folder; stopped (Ctrl-C) when the test ends."""
+    from tests.servers import Served
+
+    started = []
+
+    def start(*flags, **options):
+        folder = tmp_path / f"served{len(started)}"
+        folder.mkdir()
+        started.append(Served(folder, *flags, **options))
+        return started[-1]
+
+    yield start
+    for server in started:
+        if server.running():
+            server.stop()

@@ -34,6 +34,8 @@ _TRACEBACK = "Traceback (most recent call last)"
 # Log files of servers that live longer than one test (a module's server): path -> offset.
 _files: dict[Path, int] = {}
 _files_lock = threading.Lock()
+# The check of the test under way (between its start and its end), if any.
+_current: list["ServerLog"] = []
 
 
 def watch_file(path) -> None:
@@ -43,11 +45,15 @@ def watch_file(path) -> None:
 
 
 def unwatch_file(path) -> None:
-    """No test reads `path` any more; what it gained since the last test (its server's
-    shutdown) is checked here: an error or a traceback raises AssertionError."""
+    """No test reads `path` any more (its server stopped). During a test, that test's check
+    reads what it gained, at the test's end (its expectations apply); after the last test
+    (a module's server), it is checked here: an error or a traceback raises AssertionError."""
     with _files_lock:
         offset = _files.pop(Path(path), None)
     if offset is None:
+        return
+    if _current:
+        _current[-1]._own_files.setdefault(Path(path), offset)
         return
     text, _ = _read(Path(path), offset)
     bad = [e for e in file_entries(text) if bad_entry(e)]
@@ -139,6 +145,7 @@ class ServerLog:
             self._old_hook(args)
 
     def start(self) -> None:
+        _current.append(self)
         for name in LOGGERS:
             logging.getLogger(name).addHandler(self._handler)
         self._old_hook = threading.excepthook
@@ -148,6 +155,8 @@ class ServerLog:
                 _files[path] = _size(path)
 
     def stop(self) -> None:
+        if self in _current:
+            _current.remove(self)
         for name in LOGGERS:
             logging.getLogger(name).removeHandler(self._handler)
         if threading.excepthook == self._thread_died:

@@ -1,12 +1,19 @@
-"""The tests' live servers, two kinds, each started in one place.
+"""The tests' live servers, each kind started in one place.
 
 - `InProcess(app)`: the app under Werkzeug's threaded server in a thread of this process, on
   a free loopback port (what most tests need: real HTTP and real websockets, with the app
   at hand). Its log is this process's logging: the `server_log` fixture (tests/conftest.py)
   fails the test on an error or a traceback.
 - `Served(folder, *flags)`: the real `baraha serve` (gunicorn's gevent worker) in a process
-  of its own. Its output goes to a file the log check reads (tests/server_log.py).
-Both stop when their `with` block ends; `InProcess` stops the app's timers too.
+  of its own, or forked from a process that has imported it already (`fork`: the crash
+  test's zygote, tests/proof/zygote.py).
+- `Stacked(folder, port)`: tests/e2e/stacked_server.py in a process of its own: Werkzeug,
+  its first hand dealt from a scenario's deck, restartable on the same port.
+A server in a process leads its own process group (`kill` ends its workers with it), and
+its output goes to a log file that every test's check reads (tests/server_log.py), and
+its last lines when it stops. All stop when their `with` block ends; `InProcess` stops
+the app's timers too. The `in_process` and `served` fixtures (tests/conftest.py) start
+them for one test.
 For several processes (docs/OPERATIONS.md, "A large gathering"): `Redis(folder)` and
 `Nginx(folder, site)`, Debian's redis-server and nginx on free loopback ports, each with its
 own pid and log files in `folder`, stopped by their PID.
@@ -28,6 +35,16 @@ from werkzeug.serving import make_server
 
 from tests.server_log import unwatch_file, watch_file
 from webapp.tables import tables_of
+
+ROOT = Path(__file__).resolve().parents[1]
+STACKED = ROOT / "tests" / "e2e" / "stacked_server.py"
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (for a server restarted on the same port)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class InProcess:
@@ -52,87 +69,168 @@ class InProcess:
         self.stop()
 
 
-class Served:
-    """`baraha serve --host 127.0.0.1 --port 0 --db FOLDER/baraha.sqlite3 FLAGS...`, up and
-    answering (its worker made the app) when the constructor returns."""
+class _OwnProcess:
+    """A server in a process group of its own, its output in `self.log`; up and answering
+    when the constructor returns."""
 
-    def __init__(self, folder, *flags: str, db: str | Path | None = None, timeout: float = 60,
-                 port: int = 0):
-        folder = Path(folder)
-        self.db = Path(db) if db else folder / "baraha.sqlite3"
-        self.log = folder / f"serve-{os.getpid()}-{time.monotonic_ns()}.log"
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+    port: int
+    base: str
+
+    def __init__(self, folder, name: str, env: dict | None, ca: Path | None, timeout: float):
+        self.folder = Path(folder)
+        self.ca = ca        # https: the authority to trust (made by the server as it starts)
+        self.log = self.folder / f"{name}-{os.getpid()}-{time.monotonic_ns()}.log"
+        self.env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
+        self.timeout = timeout
+        self.proc: subprocess.Popen | None = None
+        self.pid = 0
+
+    def _popen(self, command: list[str]) -> None:
         with open(self.log, "w") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1", "--port", str(port),
-                 "--db", str(self.db), *flags],
-                stdout=out, stderr=subprocess.STDOUT, text=True, env=env)
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                         text=True, env=self.env, cwd=ROOT,
+                                         start_new_session=True)
+        self.pid = self.proc.pid
+
+    def _wait_up(self, find_base) -> None:
+        """`find_base(log text)` -> the base URL once the log tells it, else None."""
         watch_file(self.log)
-        end = time.monotonic() + timeout
-        while not (found := re.search(r"https?://127\.0\.0\.1:(\d+)", self.text())):
-            assert self.proc.poll() is None and time.monotonic() < end, self.text()
-            time.sleep(0.05)
-        self.port = int(found.group(1))
-        self.base = found.group(0)
+        end = time.monotonic() + self.timeout
+        while not (base := find_base(self.text())):
+            self._still_starting(end)
+            time.sleep(0.02)
+        self.base = base
+        self.port = int(base.rsplit(":", 1)[1])
         while not self._up():
-            assert self.proc.poll() is None and time.monotonic() < end, self.text()
-            time.sleep(0.1)
+            self._still_starting(end)
+            time.sleep(0.05)
+
+    def _still_starting(self, end: float) -> None:
+        alive = self.running()
+        if not alive or time.monotonic() > end:
+            why = "it ended" if not alive else f"nothing within {self.timeout:.0f} s"
+            try:
+                self.kill()
+            finally:
+                raise AssertionError(f"the server did not start ({why}):\n{self.text()[-4000:]}")
 
     def text(self) -> str:
-        return self.log.read_text(errors="replace")
+        try:
+            return self.log.read_text(errors="replace")
+        except FileNotFoundError:       # a forked server opens its log itself
+            return ""
 
     def _up(self) -> bool:
+        verify = True
+        if self.ca is not None:
+            if not self.ca.exists():
+                return False
+            verify = str(self.ca)
         try:
-            return requests.get(f"{self.base}/api/tables/ZZZZ", timeout=2).status_code == 404
+            return requests.get(f"{self.base}/api/tables/ZZZZ", timeout=2,
+                                verify=verify).status_code == 404
         except requests.RequestException:       # the worker may still be starting
             return False
 
     def pids(self) -> list[int]:
         try:
-            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
-                return [self.proc.pid, *map(int, f.read().split())]
+            with open(f"/proc/{self.pid}/task/{self.pid}/children") as f:
+                return [self.pid, *map(int, f.read().split())]
         except OSError:
-            return [self.proc.pid]
+            return [self.pid]
 
-    def stop(self, sig: int = signal.SIGINT, timeout: float = 15) -> tuple[int, float]:
-        """(exit code, seconds it took to leave) after `sig`."""
+    def stop(self, sig: int = signal.SIGINT, timeout: float = 15) -> tuple[int | None, float]:
+        """(exit code, seconds it took to leave) after `sig` to its main process (None: a
+        forked server, not this process's child)."""
         start = time.monotonic()
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
         try:
-            code = self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise
+            if self.proc is None:
+                os.kill(self.pid, sig)
+                self._wait_gone(timeout)
+                return None, time.monotonic() - start
+            if self.proc.poll() is None:
+                self.proc.send_signal(sig)
+            try:
+                code = self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                raise
+            return code, time.monotonic() - start
         finally:
             unwatch_file(self.log)      # its last lines are checked too
-        return code, time.monotonic() - start
 
     def kill(self) -> None:
-        """SIGKILL, the gunicorn master and its worker both: a crash, nothing said."""
-        for pid in self.pids():
+        """SIGKILL to the whole group (the server and its workers), as a crash or a laptop's
+        lid closing: nothing said, nothing flushed. Returns once every one of them is gone."""
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:      # not (yet) a group's leader: a fork just made
             try:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        self.proc.wait(timeout=15)
+        if self.proc is not None:
+            self.proc.wait()
+        self._wait_gone(20)
         unwatch_file(self.log)
 
-    def __enter__(self) -> "Served":
+    def _wait_gone(self, timeout: float) -> None:
+        end = time.monotonic() + timeout
+        while _alive(self.pid) or _group_alive(self.pid):
+            if time.monotonic() > end:
+                raise AssertionError(f"the server's processes (group {self.pid}) still run")
+            time.sleep(0.005)
+
+    def running(self) -> bool:
+        return self.proc.poll() is None if self.proc else _alive(self.pid)
+
+    def __enter__(self):
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.proc.poll() is None:
+        if self.running():
             self.stop()
         else:
             unwatch_file(self.log)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class Served(_OwnProcess):
+    """`baraha serve --host 127.0.0.1 --port PORT --db FOLDER/baraha.sqlite3 FLAGS...`, up and
+    answering (its worker made the app) when the constructor returns. `env`: more of the
+    environment (XDG_DATA_HOME...); `ca`: the authority an https server makes (--https);
+    `fork(db, log) -> pid`: instead of a new interpreter, a copy of one that has imported
+    the server already, leading its own process group (the same command, no flags)."""
+
+    def __init__(self, folder, *flags: str, db: str | Path | None = None, port: int = 0,
+                 env: dict | None = None, ca: Path | None = None, fork=None,
+                 timeout: float = 60):
+        super().__init__(folder, "serve", env, ca, timeout)
+        self.db = Path(db) if db else self.folder / "baraha.sqlite3"
+        if fork is not None:
+            assert not flags and port == 0, "a forked server takes no flags"
+            self.pid = fork(self.db, self.log)
+        else:
+            self._popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
+                         "--port", str(port), "--db", str(self.db), *flags])
+        self._wait_up(lambda text: (m := re.search(r"https?://127\.0\.0\.1:\d+", text)) and m.group(0))
+
+
+class Stacked(_OwnProcess):
+    """tests/e2e/stacked_server.py on 127.0.0.1:`port`: the first hand dealt from
+    `scenario`'s deck (a file), `names` answered as this computer's too."""
+
+    def __init__(self, folder, port: int, scenario: Path | None = None, names=(),
+                 db: str | Path | None = None, env: dict | None = None, timeout: float = 30):
+        super().__init__(folder, "stacked", env, None, timeout)
+        self.db = Path(db) if db else self.folder / "baraha.sqlite3"
+        command = [sys.executable, str(STACKED), "--db", str(self.db), "--port", str(port)]
+        if scenario is not None:
+            command += ["--scenario", str(scenario)]
+        for name in names:
+            command += ["--name", name]
+        self._popen(command)
+        base = f"http://127.0.0.1:{port}"
+        self._wait_up(lambda text: base if "ready" in text else None)
 
 
 class _Daemon:
@@ -205,3 +303,24 @@ class Nginx(_Daemon):
             "nginx", "-c", str(folder / "nginx.conf"), "-p", str(folder), "-e",
             str(folder / "error.log"), "-g", "daemon off;"], lambda: _answers(port))
         self.errors = folder / "error.log"
+
+
+def _alive(pid: int) -> bool:
+    """The process runs (not a zombie: a forked server is reaped by its zygote's kernel)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _group_alive(pgid: int) -> bool:
+    """Any process of the group still running (zombies are dead)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False

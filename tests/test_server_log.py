@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from tests.server_log import ServerLog, file_entries
+from tests.server_log import ServerLog, file_entries, unwatch_file, watch_file
 
 
 def caught(fn) -> list[str]:
@@ -104,3 +104,25 @@ def test_lines_that_only_mention_an_error_are_not_errors(tmp_path, line):
     log = ServerLog()
     log.watch(path)
     assert log.problems() == []
+
+
+def test_a_server_that_stops_during_a_test_is_checked_by_that_test(tmp_path):
+    """A server stopped within a test: what its log gained is that test's (its expectations
+    apply); one that stops after every test: checked at once."""
+    path = tmp_path / "serve.log"
+    path.write_text("[2026-12-05 01:00:00 +0000] [7] [INFO] Starting gunicorn\n")
+
+    def stops(log):
+        watch_file(path)
+        with open(path, "a") as f:
+            f.write("ERROR baraha: the store is gone\nERROR baraha: a bot failed\n")
+        log.expect("a bot failed")
+        unwatch_file(path)
+    found = caught(stops)
+    assert len(found) == 1 and "the store is gone" in found[0], found
+
+    watch_file(path)
+    with open(path, "a") as f:
+        f.write("ERROR baraha: after the last test\n")
+    with pytest.raises(AssertionError, match="after the last test"):
+        unwatch_file(path)

@@ -5,12 +5,8 @@ Chromium must be there: without it these tests fail (loudly), they never skip.
 from __future__ import annotations
 
 import os
-import threading
 
 import pytest
-from werkzeug.serving import make_server
-
-from webapp.tables import tables_of
 
 from .stacked_server import build
 
@@ -35,27 +31,20 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def live_server(tmp_path, server_log):
+def live_server(tmp_path, in_process):
     """serve(scenario=None, wrap=None) -> base URL of a fresh app on a temp DB (first hand
     stacked); `wrap(wsgi_app)` puts a middleware in front of the app. An error or a
     traceback in its log fails the test (`server_log`, tests/server_log.py)."""
-    servers = []
+    made = [0]
 
     def serve(doc: dict | None = None, wrap=None) -> str:
-        app = build(str(tmp_path / f"baraha{len(servers)}.sqlite3"), doc)
+        app = build(str(tmp_path / f"baraha{made[0]}.sqlite3"), doc)
+        made[0] += 1
         if wrap is not None:
             app.wsgi_app = wrap(app.wsgi_app)
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        servers.append((app, server))
-        return f"http://127.0.0.1:{server.server_port}"
+        return in_process(app).base
 
     yield serve
-    for app, server in servers:
-        tables_of(app).shutdown()
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture

@@ -37,11 +37,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
-from werkzeug.serving import make_server
 
 from . import tabletop
 from .conftest import ARGS, CHROMIUM, PHONE
@@ -59,6 +57,7 @@ from webapp import create_app
 from webapp.engine.cards import parse
 from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
+from tests.servers import InProcess
 
 SMALL = {"width": 360, "height": 640}
 
@@ -159,9 +158,8 @@ def main(out: Path, extra: bool = False) -> None:
         tongits = ([parse(c) for c in doc["deal"]["deck"]], doc["dealer"])
         app = create_app({"DATABASE": str(Path(tmp) / "screens.sqlite3"), "BOT_DELAY": 0, "TESTING": True, "TABLES_PER_CLIENT": None,
                           "DECK_SOURCE": lambda code, n: decks.get(code, tongits) if n == 1 else None})
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_port}"
+        live = InProcess(app)
+        base = live.base
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             pages = [browser.new_context(viewport=PHONE, color_scheme="light", reduced_motion="reduce",
@@ -240,7 +238,7 @@ def main(out: Path, extra: bool = False) -> None:
             drop_confirm(app, decks, base, ana, out)
             full_tables(app, decks, base, browser, out)
             browser.close()
-        server.shutdown()
+        live.stop()
 
 
 if __name__ == "__main__":

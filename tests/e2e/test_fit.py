@@ -10,13 +10,11 @@ chosen here (DECK_SOURCE by table code); only Ana's phone is a browser.
 """
 from __future__ import annotations
 
-import threading
 from types import SimpleNamespace
 
 import pytest
 import requests
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
 from webapp import create_app
 from webapp.engine.cards import parse
@@ -27,6 +25,7 @@ from .driver import CORNER, scenario, wait_version
 from .fit import SIZES, deck_of, fits, phone_page
 from .test_ui import axe
 from tests.waiting import wait_js
+from tests.servers import InProcess
 
 pytestmark = pytest.mark.e2e
 NAMES = ["Ana", "Ben", "Cy"]
@@ -37,12 +36,8 @@ def server(tmp_path_factory):
     decks: dict[str, tuple[list[int], int]] = {}
     app = create_app({"DATABASE": str(tmp_path_factory.mktemp("fit") / "fit.sqlite3"), "BOT_DELAY": 0,
                       "TESTING": True, "TABLES_PER_CLIENT": None, "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else None})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", app=app, decks=decks)
-    tables_of(app).shutdown()
-    srv.shutdown()
-    srv.server_close()
+    with InProcess(app) as live:
+        yield SimpleNamespace(base=live.base, app=app, decks=decks)
 
 
 @pytest.fixture

@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 from types import SimpleNamespace
 
 import pytest
 import requests
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
 from webapp import create_app
 from webapp.engine.cards import parse
 from webapp.tables import tables_of
 from webapp.tables.cookies import cookie_name
+from tests.servers import InProcess
 from tests.waiting import settled, wait_js
 
 from . import tabletop
@@ -50,29 +49,24 @@ def _server(tmp_path_factory, name: str, per_client):
                       "SCHEDULER": clock, "TESTING": True, "RATE_LIMIT": None,
                       "TABLES_PER_CLIENT": per_client,
                       "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else decks.get((code, n))})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv, SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", app=app, clock=clock,
-                                tables=tables_of(app), decks=decks)
+    live = InProcess(app)
+    return live, SimpleNamespace(base=live.base, app=app, clock=clock, tables=tables_of(app),
+                                 decks=decks)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    srv, s = _server(tmp_path_factory, "host", None)
-    yield s
-    s.tables.shutdown()
-    srv.shutdown()
-    srv.server_close()
+    live, s = _server(tmp_path_factory, "host", None)
+    with live:
+        yield s
 
 
 @pytest.fixture
 def capped(tmp_path_factory):
     """A server of its own, with the cap of 4 open tables per phone (address)."""
-    srv, s = _server(tmp_path_factory, "capped", 4)
-    yield s
-    s.tables.shutdown()
-    srv.shutdown()
-    srv.server_close()
+    live, s = _server(tmp_path_factory, "capped", 4)
+    with live:
+        yield s
 
 
 @pytest.fixture

@@ -12,23 +12,21 @@ test also fails when the server logged an error (tests/server_log.py, autouse). 
 from __future__ import annotations
 
 import re
-import threading
 import time
 from types import SimpleNamespace
 
 import pytest
 import requests
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
 from webapp import create_app
 from webapp.engine.cards import parse
-from webapp.tables import tables_of
 
 from .clock import Clock
 from .driver import act, wait_version
 from .fit import deck_of, phone_page, table_fits
 from tests.waiting import settled, wait_js
+from tests.servers import InProcess
 
 pytestmark = pytest.mark.e2e
 BOT_DELAY = 0.25
@@ -43,13 +41,8 @@ def server(tmp_path_factory):
                       "BOT_DELAY": BOT_DELAY, "SCHEDULER": clock, "TESTING": True,
                       "RATE_LIMIT": None, "TABLES_PER_CLIENT": None,
                       "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else None})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", app=app, decks=decks,
-                          clock=clock)
-    tables_of(app).shutdown()
-    srv.shutdown()
-    srv.server_close()
+    with InProcess(app) as live:
+        yield SimpleNamespace(base=live.base, app=app, decks=decks, clock=clock)
 
 
 @pytest.fixture

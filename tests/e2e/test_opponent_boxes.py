@@ -10,19 +10,18 @@ not the host here (Lola sat first): the host's offers of a bot for away seats ar
 these boxes are measured with."""
 from __future__ import annotations
 
-import threading
 from types import SimpleNamespace
 
 import pytest
 import socketio
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from webapp import create_app
 from webapp.engine.cards import parse
 from webapp.tables import tables_of
 from webapp.tables.cookies import cookie_name
 from tests.waiting import settled
+from tests.servers import InProcess
 
 from . import tabletop
 from .clock import Clock, wait_offline
@@ -56,13 +55,8 @@ def server(tmp_path_factory):
     app = create_app({"DATABASE": str(tmp_path_factory.mktemp("boxes") / "t.sqlite3"), "BOT_DELAY": 0,
                       "TESTING": True, "TABLES_PER_CLIENT": None, "SCHEDULER": clock,
                       "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else decks.get((code, n))})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", tables=tables_of(app),
-                          decks=decks, clock=clock)
-    tables_of(app).shutdown()
-    srv.shutdown()
-    srv.server_close()
+    with InProcess(app) as live:
+        yield SimpleNamespace(base=live.base, tables=tables_of(app), decks=decks, clock=clock)
 
 
 def away(server, t, tokens, seats) -> None:

@@ -5,15 +5,14 @@ two-colour deck stays the default."""
 from __future__ import annotations
 
 import itertools
-import threading
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from webapp import create_app
 from webapp.tables import tables_of
 from webapp.tables.cookies import cookie_name
+from tests.servers import InProcess
 from tests.waiting import settled
 
 from . import tabletop
@@ -30,12 +29,8 @@ def server(tmp_path_factory):
     app = create_app({"DATABASE": str(tmp_path_factory.mktemp("palette") / "p.sqlite3"),
                       "BOT_DELAY": 0, "TESTING": True, "TABLES_PER_CLIENT": None,
                       "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else None})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_port}", tables_of(app), decks
-    tables_of(app).shutdown()
-    srv.shutdown()
-    srv.server_close()
+    with InProcess(app) as live:
+        yield live.base, tables_of(app), decks
 
 
 def suit_inks(browser, server, scheme: str, four: bool) -> dict:

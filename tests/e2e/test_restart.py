@@ -2,41 +2,14 @@
 and the phones, still open, reconnect by themselves and play it to the end."""
 from __future__ import annotations
 
-import signal
-import socket
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
 from .driver import SCENARIOS, create_table, join_by_code, play, scenario, version, wait_version
+from tests.servers import Stacked, free_port
 from tests.waiting import wait_js
 
 pytestmark = pytest.mark.e2e
-
-SERVER = Path(__file__).resolve().parent / "stacked_server.py"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start(db: Path, port: int, name: str, log: Path) -> subprocess.Popen:
-    """The server in its own process; its log goes to `log` (the test's check reads it)."""
-    with open(log, "w") as err:
-        proc = subprocess.Popen(
-            [sys.executable, str(SERVER), "--db", str(db), "--port", str(port),
-             "--scenario", str(SCENARIOS / name)],
-            stdout=subprocess.PIPE, stderr=err, text=True)
-    line = proc.stdout.readline()
-    if line.strip() != "ready":
-        proc.kill()
-        raise RuntimeError(f"the server did not start: {line!r}")
-    return proc
 
 
 def hands(pages) -> list[list[str]]:
@@ -47,12 +20,9 @@ def hands(pages) -> list[list[str]]:
 def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones, server_log):
     name = "tongits-challenge.json"
     doc = scenario(name)
-    db, port = tmp_path / "baraha.sqlite3", free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
-    logs = [tmp_path / "server-1.log", tmp_path / "server-2.log"]
-    for log in logs:
-        server_log.watch(log)
-    proc = start(db, port, name, logs[0])
+    server = Stacked(tmp_path, port, SCENARIOS / name)
     try:
         ana, ben, cy = pages = phones(3)
         code = create_table(ana, base, "Ana", "tongits")
@@ -65,12 +35,11 @@ def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones, server_log):
         before = hands(pages)
         melds = ana.locator("#board").inner_text()
 
-        proc.send_signal(signal.SIGKILL)        # a crash: nothing is flushed on the way out
-        proc.wait(timeout=10)
+        server.kill()                           # a crash: nothing is flushed on the way out
         for page in pages:
             expect(page.locator("#offline")).to_be_visible()
             expect(page.locator("#offline")).to_have_text("Reconnecting…")
-        proc = start(db, port, name, logs[1])
+        server = Stacked(tmp_path, port, SCENARIOS / name)      # same port, same database
 
         for page in pages:
             expect(page.locator("#offline")).to_be_hidden(timeout=15_000)
@@ -88,8 +57,7 @@ def test_a_restarted_server_resumes_the_same_hand(tmp_path, phones, server_log):
                     for s in range(3)] == ["-7", "-6", "+7"]
             expect(page.locator("#result .pot-after")).to_have_text("Side pot now: 6")
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        server.kill()
 
 
 def refuse_first_websocket(refused: list):

@@ -13,12 +13,12 @@ from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from webapp import create_app
 from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
 from tests.waiting import settled, wait_js
+from tests.servers import InProcess
 
 from . import tabletop
 from .driver import CORNER, wait_version
@@ -39,12 +39,8 @@ def server(tmp_path_factory):
     decks: dict = {}
     app = create_app({"DATABASE": str(tmp_path_factory.mktemp("table") / "t.sqlite3"), "BOT_DELAY": 0,
                       "TESTING": True, "TABLES_PER_CLIENT": None, "DECK_SOURCE": lambda code, n: decks.get(code) if n == 1 else decks.get((code, n))})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", tables=tables_of(app), decks=decks)
-    tables_of(app).shutdown()
-    srv.shutdown()
-    srv.server_close()
+    with InProcess(app) as live:
+        yield SimpleNamespace(base=live.base, tables=tables_of(app), decks=decks)
 
 
 @pytest.fixture

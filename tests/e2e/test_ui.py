@@ -9,13 +9,11 @@ done through the page.
 """
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
 from webapp.tables.cookies import cookie_name
 from webapp.tables import tables_of
@@ -25,6 +23,7 @@ from .conftest import PHONE
 from .driver import CORNER, scenario, version, wait_version
 from .stacked_server import build
 from tests.waiting import wait_js
+from tests.servers import InProcess
 
 pytestmark = pytest.mark.e2e
 
@@ -62,13 +61,8 @@ def server(tmp_path_factory):
     doc = scenario("tongits-challenge.json")
     clock = Clock(0)        # "away": a minute after a phone went, when a test fires it
     app = build(str(tmp_path_factory.mktemp("ui") / "ui.sqlite3"), doc, SCHEDULER=clock)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", app=app, acts=doc["actions"],
-                          clock=clock)
-    tables_of(app).shutdown()
-    srv.shutdown()
-    srv.server_close()
+    with InProcess(app) as live:
+        yield SimpleNamespace(base=live.base, app=app, acts=doc["actions"], clock=clock)
 
 
 ERRORS: list[str] = []

@@ -1,31 +1,23 @@
 """Fixtures shared by the proofs."""
 from __future__ import annotations
 
-import threading
-
 import pytest
 import requests
-from werkzeug.serving import make_server
 
 from webapp import create_app
-from webapp.tables import tables_of
 
 
 @pytest.fixture
-def live(tmp_path, server_log):
+def live(tmp_path, in_process):
     """A real threaded server on a free loopback port, with a two-seat Tonk table. An error
     or a traceback in its log fails the test (`server_log`, tests/server_log.py)."""
     app = create_app({"DATABASE": str(tmp_path / "live.sqlite3"), "TESTING": True,
                       "BOT_DELAY": 0, "RATE_LIMIT": None})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}"
+    base = in_process(app).base
     code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 2}).json()["code"]
     tokens = [requests.post(f"{base}/api/tables/{code}/seats", json={"name": n}).json()["token"]
               for n in ("Ana", "Ben")]
     yield base, code, tokens, app
-    server.shutdown()
-    tables_of(app).shutdown()
 
 
 @pytest.fixture(autouse=True)

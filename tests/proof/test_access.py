@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import logging
 import random
 import re
 import threading
@@ -28,10 +27,8 @@ import time
 import pytest
 import requests
 import socketio as socketio_client
-from werkzeug.serving import make_server
 
 from webapp import create_app
-from webapp.tables import tables_of
 
 # The server closes revoked websockets, whose clients then write on: werkzeug reads that as
 # HTTP (tests/conftest.py).
@@ -40,36 +37,14 @@ pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")
 CSRF = re.compile(r'name="csrf[_-]token" (?:value|content)="([^"]+)"')
 
 
-class Errors(logging.Handler):
-    """Every error or traceback the server logs."""
-
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.bad: list[str] = []
-
-    def emit(self, record):
-        if record.levelno >= logging.ERROR or record.exc_info:
-            self.bad.append(record.getMessage())
-
-
 @pytest.fixture
-def server(tmp_path):
+def server(tmp_path, in_process):
+    """A live server; an error or a traceback in its log fails the test (`server_log`: all
+    of its loggers, Werkzeug's too, whose reading of a websocket's closing frames as a
+    request is excused above)."""
     app = create_app({"DATABASE": str(tmp_path / "access.sqlite3"), "TESTING": True,
                       "BOT_DELAY": 0, "RATE_LIMIT": None, "SWEEP_SECONDS": 0})
-    errors = Errors()
-    # Not Werkzeug's own: its development server reads the closing frames of a websocket
-    # the server ended as a malformed request (gunicorn, `baraha serve`, does not).
-    watched = [logging.getLogger("baraha"), app.logger]
-    for logger in watched:
-        logger.addHandler(errors)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_port}", app
-    srv.shutdown()
-    tables_of(app).shutdown()
-    for logger in watched:
-        logger.removeHandler(errors)
-    assert errors.bad == [], f"the server logged errors: {errors.bad}"
+    yield in_process(app).base, app
 
 
 def bearer(token: str) -> dict:
@@ -312,31 +287,25 @@ def create_from(base: str, address: str) -> int:
     return status
 
 
-def test_many_phones_making_tables_leave_room_for_a_family_and_its_names(tmp_path):
+def test_many_phones_making_tables_leave_room_for_a_family_and_its_names(tmp_path, in_process):
     """Twenty addresses each make tables as fast as they may into a server of 40; a family
     then makes its own, sits down (a look-alike of a name refused) and plays a hand."""
     app = create_app({"DATABASE": str(tmp_path / "caps.sqlite3"), "TESTING": True,
                       "BOT_DELAY": 0, "RATE_LIMIT": None, "SWEEP_SECONDS": 0,
                       "MAX_TABLES": 40})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{srv.server_port}"
-    try:
-        answers = [create_from(base, f"127.0.1.{i}") for i in range(1, 21) for _ in range(5)]
-        assert answers.count(201) == 80 and answers.count(429) == 20
-        code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 3},
-                             timeout=10).json()["code"]
-        join = lambda name: requests.post(f"{base}/api/tables/{code}/seats",
-                                          json={"name": name}, timeout=10)
-        ana = join("Ana").json()["token"]
-        for look_alike in ("\u0251na", "\ua4eena", "\u13aana", "\u1d00na", "A\u034fna"):
-            r = join(look_alike)
-            assert r.status_code == 400 and "looks the same as" in r.json()["error"]
-        ben, cy = join("Ben").json()["token"], join("Cy").json()["token"]
-        assert play_to_the_end(base, code, [ana, ben, cy])["result"] is not None
-    finally:
-        srv.shutdown()
-        tables_of(app).shutdown()
+    base = in_process(app).base
+    answers = [create_from(base, f"127.0.1.{i}") for i in range(1, 21) for _ in range(5)]
+    assert answers.count(201) == 80 and answers.count(429) == 20
+    code = requests.post(f"{base}/api/tables", json={"game": "tonk", "players": 3},
+                         timeout=10).json()["code"]
+    join = lambda name: requests.post(f"{base}/api/tables/{code}/seats",
+                                      json={"name": name}, timeout=10)
+    ana = join("Ana").json()["token"]
+    for look_alike in ("\u0251na", "\ua4eena", "\u13aana", "\u1d00na", "A\u034fna"):
+        r = join(look_alike)
+        assert r.status_code == 400 and "looks the same as" in r.json()["error"]
+    ben, cy = join("Ben").json()["token"], join("Cy").json()["token"]
+    assert play_to_the_end(base, code, [ana, ben, cy])["result"] is not None
 
 
 @pytest.mark.parametrize("sneaky", ["/\t/evil.example", "/\n/evil.example", "/\\evil.example",

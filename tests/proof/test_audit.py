@@ -40,7 +40,6 @@ import traceback
 import pytest
 import requests
 import socketio as socketio_client
-from werkzeug.serving import make_server
 
 import webapp.tables.history
 import webapp.tables.turns
@@ -54,6 +53,8 @@ from webapp.engine.cards import name as card_name
 from webapp.engine.cards import text
 from webapp.web.present import card_label
 from webapp.web.table import qr_svg
+from tests.server_log import ServerLog
+from tests.servers import InProcess
 
 from .leaks import Hidden, blank, card_tokens, excerpt, expected_events, reply_text
 
@@ -813,24 +814,23 @@ def audit_share(kind: str, seeds: list[int], live: bool) -> dict:
     """One process's share of the audit, on its own server (app, database, log); `live`:
     over real HTTP and websockets. A failure comes back as its text (pytest's own
     exception does not cross processes)."""
+    errors = ServerLog()        # pytest's check (tests/conftest.py) does not reach this process
     try:
         webapp.tables.turns.secrets = SeededSecrets()   # a process of its own: not restored
-        with capturing_log() as cap, audit_app() as app:
-            server = None
-            if live:
-                server = make_server("127.0.0.1", 0, app, threaded=True)
-                threading.Thread(target=server.serve_forever, daemon=True).start()
-                base = f"http://127.0.0.1:{server.server_port}"
-                clients = (lambda: LiveHttp(base),
-                           lambda http, auth, cookie: LiveSocket(base, auth, cookie))
-            else:
-                clients = (lambda: InProcessHttp(app),
-                           lambda http, auth, cookie: InProcessSocket(app, http, auth))
-            try:
-                stats = run_games(app, kind, seeds, *clients, live=live)
-            finally:
-                if server is not None:
-                    server.shutdown()
+        errors.start()
+        try:
+            with capturing_log() as cap, audit_app() as app:
+                with InProcess(app) if live else contextlib.nullcontext() as server:
+                    if live:
+                        clients = (lambda: LiveHttp(server.base),
+                                   lambda http, auth, cookie: LiveSocket(server.base, auth, cookie))
+                    else:
+                        clients = (lambda: InProcessHttp(app),
+                                   lambda http, auth, cookie: InProcessSocket(app, http, auth))
+                    stats = run_games(app, kind, seeds, *clients, live=live)
+        finally:
+            errors.stop()
+        errors.check()
         check_log(cap, len(seeds))
         if live:
             assert any(ln.startswith("werkzeug INFO") and "/api/tables" in ln for ln in cap.lines)

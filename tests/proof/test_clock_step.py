@@ -6,29 +6,22 @@ A live server sweeps its tables every 0.2 s; the test steps this process's wall 
 (time.time) 12 hours and more forward, lets several sweeps run, and plays on."""
 from __future__ import annotations
 
-import threading
 import time
 from datetime import datetime
 
 import pytest
 import requests
-from werkzeug.serving import make_server
 
 from webapp import create_app
-from webapp.tables import tables_of
 
 from .test_access import bearer, play_to_the_end, view
 
 
 @pytest.fixture
-def swept(tmp_path):
+def swept(tmp_path, in_process):
     app = create_app({"DATABASE": str(tmp_path / "clock.sqlite3"), "TESTING": True,
                       "BOT_DELAY": 0, "RATE_LIMIT": None, "SWEEP_SECONDS": 0.2})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    tables_of(app).shutdown()
+    return in_process(app).base
 
 
 def test_a_clock_stepped_twelve_hours_forward_closes_no_table(swept, monkeypatch):

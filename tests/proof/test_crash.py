@@ -25,8 +25,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -37,6 +35,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.servers import Served
 from webapp.engine.actions import Action
 from webapp.tables.checks import request_key as _request_key
 
@@ -52,88 +51,42 @@ TABLES = [("tongits", 3), ("tonk", 2), ("tonk", 4), ("tongits", 3)]
 # ---- starting and killing the server ----------------------------------------------------
 
 class Servers:
-    def __init__(self, db: Path, folder: Path, watch=None):
+    """`baraha serve` on one database, started (tests/servers.py's Served: the real command
+    every REAL_COMMAND_EVERY-th start, else forked by the zygote) and killed again and again."""
+
+    def __init__(self, db: Path, folder: Path):
         self.db, self.folder = db, folder
-        self.watch = watch      # told each log file (tests/server_log.py reads it)
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-        self.env = env
         self.zygote = subprocess.Popen([sys.executable, str(ZYGOTE)], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
         assert json.loads(self.zygote.stdout.readline()) == {"ready": True}
         self.starts = 0
         self.times = {"zygote": [], "command": []}
-        self.pid = None
-        self.base = None
+        self.server: Served | None = None
+
+    def fork(self, db: Path, log: Path) -> int:
+        self.zygote.stdin.write(json.dumps({"db": str(db), "log": str(log)}) + "\n")
+        self.zygote.stdin.flush()
+        return json.loads(self.zygote.stdout.readline())["pid"]
 
     def start(self) -> str:
         self.starts += 1
-        log = self.folder / f"serve-{self.starts}.log"
-        if self.watch is not None:
-            self.watch(log)
+        how = "command" if self.starts % REAL_COMMAND_EVERY == 1 else "zygote"
         t0 = time.perf_counter()
-        if self.starts % REAL_COMMAND_EVERY == 1:
-            how = "command"
-            with open(log, "w") as out:
-                proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host",
-                                         "127.0.0.1", "--port", "0", "--db", str(self.db)],
-                                        stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
-                                        env=self.env, start_new_session=True)
-            self.pid, self.proc = proc.pid, proc
-        else:
-            how = "zygote"
-            self.zygote.stdin.write(json.dumps({"db": str(self.db), "log": str(log)}) + "\n")
-            self.zygote.stdin.flush()
-            self.pid, self.proc = json.loads(self.zygote.stdout.readline())["pid"], None
-        end = time.monotonic() + 60
-        base = None
-        while time.monotonic() < end:
-            if base is None:
-                text = log.read_text(errors="replace") if log.exists() else ""
-                m = re.search(r"http://127\.0\.0\.1:(\d+)", text)
-                base = m and f"http://127.0.0.1:{m.group(1)}"
-            elif _up(base):
-                break
-            time.sleep(0.01)
-        else:
-            raise AssertionError(f"the server did not start:\n{log.read_text(errors='replace')}")
+        self.server = Served(self.folder, db=self.db,
+                             fork=self.fork if how == "zygote" else None)
         self.times[how].append(time.perf_counter() - t0)
-        self.base = base
-        return base
+        return self.server.base
 
     def kill(self) -> None:
-        os.killpg(self.pid, signal.SIGKILL)
-        if self.proc is not None:
-            self.proc.wait()
-        end = time.monotonic() + 20
-        while _group_alive(self.pid):
-            assert time.monotonic() < end, "the killed server is still running"
-            time.sleep(0.005)
-        self.base = None
+        self.server.kill()
+        self.server = None
 
     def close(self) -> None:
-        if self.base:
+        if self.server is not None:
             self.kill()
         self.zygote.stdin.close()
         self.zygote.wait(timeout=10)
-
-
-def _up(base: str) -> bool:
-    try:
-        return requests.get(f"{base}/api/tables/ZZZZ", timeout=2).status_code == 404
-    except requests.RequestException:
-        return False
-
-
-def _group_alive(pgid: int) -> bool:
-    """Any process of the group still running (zombies are dead)."""
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            return True
-    return False
 
 
 # ---- the database while the server is down ------------------------------------------------
@@ -306,7 +259,7 @@ def check_restart(base: str, tables: list[Table], rows: dict[str, list[tuple]]) 
 def test_kill_at_random_points_and_restart(tmp_path, server_log):
     rng = random.Random(7)
     db = tmp_path / "baraha.sqlite3"
-    servers = Servers(db, tmp_path, server_log.watch)
+    servers = Servers(db, tmp_path)
     totals = {"applied": 0, "not applied": 0, "acked": 0, "actions": 0, "kills": 0}
     try:
         base = servers.start()

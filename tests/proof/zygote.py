@@ -2,7 +2,7 @@
 and forks a fresh copy of itself for each start (as Android's zygote does for apps).
 
 Each child is exactly `baraha serve --host 127.0.0.1 --port 0 --db DB` (webapp.__main__.main,
-so gunicorn's gthread worker and create_app, the production path); only Python's imports are
+so gunicorn's gevent worker and create_app, the production path); only Python's imports are
 already done, which saves about a second per start. The child leads its own process group,
 so the test can SIGKILL the server and its gunicorn worker at once.
 
@@ -20,13 +20,12 @@ import sys
 def preload() -> None:
     import flask                                    # noqa: F401
     import flask_socketio                           # noqa: F401
-    import engineio.async_drivers.threading         # noqa: F401
     import simple_websocket                         # noqa: F401
     import segno                                    # noqa: F401
     if os.name != "nt":
         import gunicorn.app.base                    # noqa: F401
         import gunicorn.arbiter                     # noqa: F401
-        import gunicorn.workers.gthread             # noqa: F401
+        import gunicorn.workers.ggevent             # noqa: F401  (the arbiter's own import)
     import webapp.__main__                          # noqa: F401
     import webapp.serve                             # noqa: F401
     import webapp.realtime                          # noqa: F401

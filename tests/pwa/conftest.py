@@ -9,21 +9,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import signal
-import socket
-import ssl
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
-ROOT = Path(__file__).resolve().parents[2]
-STACKED = ROOT / "tests" / "e2e" / "stacked_server.py"
+from tests.servers import Served, Stacked, free_port
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -32,76 +25,37 @@ LAN = "laptop.lan"     # served as one of our names: --name (http), --tls-host (
 MAP_LAN = f"--host-resolver-rules=MAP {LAN} 127.0.0.1"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_ready(url: str, proc: subprocess.Popen, log: Path,
-               context: ssl.SSLContext | None = None, timeout: float = 20) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server stopped: {log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(url + "/ping", timeout=2, context=context) as r:
-                if r.status == 204:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"no answer from {url} within {timeout} s")
-
-
 class Server:
-    """A Baraha server in its own process on 127.0.0.1:port; stop() and start() again."""
+    """A Baraha server in its own process on 127.0.0.1:port (tests/servers.py): over http
+    tests/e2e/stacked_server.py, over https the real `baraha serve --https`, each with the
+    LAN name added; stop() it (as a laptop lid closes: nothing said) and start() it again,
+    on the same port and database."""
 
-    def __init__(self, tmp: Path, https: bool = False, watch=None):
+    def __init__(self, tmp: Path, https: bool = False):
         self.tmp, self.https = tmp, https
-        self.watch = watch          # told each log file (tests/server_log.py reads it)
         self.db = tmp / "baraha.sqlite3"
         self.port = free_port()
-        self.env = {**os.environ, "XDG_DATA_HOME": str(tmp / "data")}
-        self.proc: subprocess.Popen | None = None
-        self.starts = 0
-        self.log: Path | None = None
+        self.env = {"XDG_DATA_HOME": str(tmp / "data")}
+        self.running: Served | Stacked | None = None
+        self.logs: list[Path] = []
 
     @property
     def tls_dir(self) -> Path:
         return self.tmp / "data" / "baraha" / "tls"
 
-    def command(self) -> list[str]:
-        if self.https:      # the real `baraha serve --https` (gunicorn), LAN name added
-            return [sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
-                    "--port", str(self.port), "--db", str(self.db), "--https",
-                    "--tls-host", LAN]
-        return [sys.executable, str(STACKED), "--db", str(self.db), "--port", str(self.port),
-                "--name", LAN]
-
     def start(self) -> "Server":
-        # Its output goes to a file, never to a pipe nobody reads (a full pipe would stop
-        # the server at its next log line); a failing test's tmp folder keeps it.
-        self.starts += 1
-        self.log = self.tmp / f"server-{self.starts}.log"
-        if self.watch is not None:
-            self.watch(self.log)
-        with open(self.log, "w") as out:
-            self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=self.env, text=True,
-                                         stdout=out, stderr=subprocess.STDOUT)
-        context = None
         if self.https:
-            deadline = time.monotonic() + 20
-            while not (self.tls_dir / "server.pem").exists() and time.monotonic() < deadline:
-                time.sleep(0.05)
-            context = ssl.create_default_context(cafile=str(self.tls_dir / "ca.pem"))
-        wait_ready(self.url("127.0.0.1"), self.proc, self.log, context)
+            self.running = Served(self.tmp, "--https", "--tls-host", LAN, db=self.db,
+                                  port=self.port, env=self.env, ca=self.tls_dir / "ca.pem")
+        else:
+            self.running = Stacked(self.tmp, self.port, names=[LAN], db=self.db, env=self.env)
+        self.logs.append(self.running.log)
         return self
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)    # like a laptop lid closing: nothing said
-            self.proc.wait(timeout=10)
-        self.proc = None
+        if self.running is not None:
+            self.running.kill()
+        self.running = None
 
     def url(self, host: str = "127.0.0.1") -> str:
         return f"{'https' if self.https else 'http'}://{host}:{self.port}"
@@ -122,7 +76,7 @@ def server(tmp_path, server_log):
     made: list[Server] = []
 
     def make(https: bool = False) -> Server:
-        s = Server(tmp_path / f"server{len(made)}", https, server_log.watch)
+        s = Server(tmp_path / f"server{len(made)}", https)
         s.tmp.mkdir()
         made.append(s)
         return s.start()
@@ -131,9 +85,9 @@ def server(tmp_path, server_log):
     for s in made:
         s.stop()
     for s in made:      # shown with a failure ("Captured stdout teardown")
-        for n in range(1, s.starts + 1):
+        for n, log in enumerate(s.logs, 1):
             print(f"---- {s.tmp.name}, start {n}:")
-            print((s.tmp / f"server-{n}.log").read_text(errors="replace")[-4000:])
+            print(log.read_text(errors="replace")[-4000:])
 
 
 @pytest.fixture

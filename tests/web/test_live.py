@@ -2,11 +2,7 @@
 from __future__ import annotations
 
 import json
-import os
-import re
-import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -15,7 +11,6 @@ import pytest
 import requests
 import simple_websocket
 import socketio
-from werkzeug.serving import make_server
 
 from webapp.server.network import lan_addresses
 from webapp.serve import serve
@@ -34,13 +29,8 @@ def wait_for(pred, timeout=10.0):
 
 
 @pytest.fixture
-def live(make_app):
-    app = make_app(BOT_DELAY=0.05)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+def live(make_app, in_process):
+    return in_process(make_app(BOT_DELAY=0.05)).base
 
 
 def play_over_a_real_server(base):
@@ -137,39 +127,19 @@ def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows")
-def test_baraha_serve_runs_gunicorn_with_websockets(tmp_path, server_log):
-    rest = tmp_path / "serve.log"
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
-                             "--port", "0", "--db", str(tmp_path / "b.sqlite3")],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    try:
-        lines = []
-        for line in proc.stdout:
-            lines.append(line)
-            if "Ctrl-C" in line:
-                break
-        out = "".join(lines)
-        base = re.search(r"http://127\.0\.0\.1:\d+", out).group(0)
-        assert "█" in out or "▀" in out or "▄" in out, "a QR code is printed"
-        assert wait_for(lambda: _up(base), timeout=30)
-        play_over_a_real_server(base)
-        phone = _a_phone_connected(base)     # still there at Ctrl-C, as at a family's table
-        if sys.platform.startswith("linux"):
-            # Plain http: no process of the server loads cryptography (11 MB each).
-            for pid in [proc.pid, *_children(proc.pid)]:
-                with open(f"/proc/{pid}/maps") as maps:
-                    assert "cryptography" not in maps.read(), pid
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            code = proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise
-        finally:        # what it wrote after its banner: read by the check (tests/server_log.py)
-            rest.write_text(proc.stdout.read())
-            server_log.watch(rest)
+def test_baraha_serve_runs_gunicorn_with_websockets(served):
+    server = served()
+    out = server.text()
+    assert "Ctrl-C" in out
+    assert "█" in out or "▀" in out or "▄" in out, "a QR code is printed"
+    play_over_a_real_server(server.base)
+    phone = _a_phone_connected(server.base)     # still there at Ctrl-C, as at a family's table
+    if sys.platform.startswith("linux"):
+        # Plain http: no process of the server loads cryptography (11 MB each).
+        for pid in server.pids():
+            with open(f"/proc/{pid}/maps") as maps:
+                assert "cryptography" not in maps.read(), pid
+    code, _ = server.stop()     # Ctrl-C; what it wrote after its banner is checked too
     assert code == 0
     # The server closed the phone's socket as Engine.IO ends one (a "1", so the phone's
     # client comes back when the server does): its worker left at once, not killed (which
@@ -211,18 +181,6 @@ def _heard_until_closed(ws) -> list[str]:
     except simple_websocket.ConnectionClosed:
         return heard
     raise AssertionError(f"the socket is still open: {heard}")
-
-
-def _children(pid):
-    with open(f"/proc/{pid}/task/{pid}/children") as f:
-        return [int(c) for c in f.read().split()]
-
-
-def _up(base):
-    try:
-        return requests.get(f"{base}/api/tables/ZZZZ", timeout=2).status_code == 404
-    except requests.RequestException:   # the worker may still be starting
-        return False
 
 
 def test_pings_reach_every_phone(live):

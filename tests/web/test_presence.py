@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 import time
 from types import SimpleNamespace
 
 import pytest
 import requests
 import socketio
-from werkzeug.serving import make_server
 
 from webapp.tables.cookies import cookie_name, watch_cookie
 
@@ -33,17 +31,13 @@ BADGE = re.compile(r'<li class="opp[^"]*" data-seat="(\d)"[^>]*>(?:(?!</li>).)*c
 
 
 @pytest.fixture
-def server(make_app, decks):
+def server(make_app, decks, in_process):
     deck = list(range(52))
     random.Random(5).shuffle(deck)      # Tonk: no tonk on the deal, every test plays turns
     decks.update({n: deck for n in range(1, 5)})
     clock = HandClock()
-    app = make_app(SCHEDULER=clock)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield SimpleNamespace(base=f"http://127.0.0.1:{srv.server_port}", clock=clock, watchers={})
-    srv.shutdown()
-    srv.server_close()
+    live = in_process(make_app(SCHEDULER=clock))
+    yield SimpleNamespace(base=live.base, clock=clock, watchers={})
 
 
 def table(server, **options) -> tuple[str, str, str]:

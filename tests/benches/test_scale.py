@@ -1,27 +1,21 @@
 """bench/scale.py runs: one pair (one process, then two behind nginx with Redis, each held to
 a CPU quota) at its smallest size. Not a timed test: what it measures is for a quiet
 machine (docs/OPERATIONS.md has the figures); here only that every part of it works and
-says what it measured, with the machine's details, and that its servers logged no error."""
+says what it measured, with the machine's details (tests/benches/runs.py), and that its
+servers logged no error."""
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from . import runs
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows")
 
 
 def test_the_scale_bench_runs_at_its_smallest():
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "scale.py"), "--smallest"],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout)
-    assert {"python", "cpu", "cores", "system"} <= set(out["machine"])
+    out = runs.run("scale", timeout=300)
     assert [r["processes"] for r in out["runs"]] == [1, 2]
     for run in out["runs"]:
         assert run["moves"] > 0 and run["errors"] == {}, run
