@@ -119,7 +119,7 @@ class Table:
     phone has its socket (a Socket.IO test client, with its seat cookie, as the page's)."""
 
     def __init__(self, app, seed: int = 1, names=("P0", "P1", "P2"), bots: dict | None = None):
-        from webapp.realtime import socketio
+        from webapp.realtime import socketio_of
 
         self.app = app
         api = Client(app, "", None, "127.0.0.2")
@@ -138,7 +138,7 @@ class Table:
             self.phones.append(Client(app, self.code, token, f"127.0.0.{3 + seat}"))
         self.rng = random.Random(seed)
         self.screens = [decoded(p.partial()[1]) for p in self.phones]
-        self.sockets = [socketio.test_client(app, auth={"code": self.code},
+        self.sockets = [socketio_of(app).test_client(app, auth={"code": self.code},
                                              headers={"Cookie": p.cookie}) for p in self.phones]
         assert all(sc.is_connected() for sc in self.sockets), "a phone's socket was refused"
         for sc in self.sockets:

@@ -87,8 +87,7 @@ def _no_sessions():
 def create_app(config: dict | None = None):
     from flask import Flask
 
-    from .realtime import init_realtime, notify, nudge
-    from .realtime.revoke import revoke
+    from .realtime import init_realtime, signals
     from .server import hosts
     from .server.pace import init_pace
     from .tables import Tables
@@ -127,7 +126,7 @@ def create_app(config: dict | None = None):
         app.config["SECRET_KEY"] = _secret_key(app.config["DATABASE"])
 
     tables = Tables(Store(app.config["DATABASE"], durable=bool(app.config["DURABLE_COMMITS"])),
-                    notify=notify, revoke=revoke, nudge=nudge,
+                    **signals(app),
                     bot_delay=float(app.config["BOT_DELAY"]),
                     scheduler=app.config.get("SCHEDULER"),
                     deck_source=app.config["DECK_SOURCE"], max_tables=app.config["MAX_TABLES"],

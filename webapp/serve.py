@@ -282,13 +282,13 @@ def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
 
 
 def _serve_werkzeug(app, host: str, port: int, tls=None) -> int:
-    from .realtime import socketio
+    from .realtime import socketio_of
 
     print("(No gunicorn on this system: using Werkzeug's threaded server, fine for a "
           "family table.)", flush=True)
     try:
-        socketio.run(app, host=host, port=port, allow_unsafe_werkzeug=True,
-                     ssl_context=(tls[0], tls[1]) if tls else None)
+        socketio_of(app).run(app, host=host, port=port, allow_unsafe_werkzeug=True,
+                             ssl_context=(tls[0], tls[1]) if tls else None)
     except KeyboardInterrupt:
         pass
     return 0

@@ -47,7 +47,7 @@ from webapp.engine.scenario import load as load_scenario, play as play_scenario
 import webapp.tables.view
 import webapp.web.present
 from webapp import create_app
-from webapp.realtime import socketio
+from webapp.realtime import socketio_of
 from webapp.tables import tables_of
 from webapp.engine.cards import name as card_name
 from webapp.engine.cards import text
@@ -166,7 +166,7 @@ class LiveHttp:
 
 class InProcessSocket:
     def __init__(self, app, http, auth):
-        self.sc = socketio.test_client(app, auth=auth,
+        self.sc = socketio_of(app).test_client(app, auth=auth,
                                        flask_test_client=getattr(http, "client", None))
         assert self.sc.is_connected(), "the seat's socket was refused"
 
@@ -927,7 +927,7 @@ def test_the_audit_finds_a_planted_leak(plant, tmp_path, monkeypatch):
         def leaky_notify(code, version, skip=None):
             hand = tables.get(code).hand
             extra = {"hint": text(hand.stock[-1])} if hand is not None else {}
-            socketio.emit("changed", {"version": version, **extra}, to=code)
+            socketio_of(app).emit("changed", {"version": version, **extra}, to=code)
         monkeypatch.setattr(tables, "notify", leaky_notify)
         kinds = ("api", "web", "bot")
     try:

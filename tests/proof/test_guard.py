@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from webapp import create_app
-from webapp.realtime import socketio
+from webapp.realtime import socketio_of
 from webapp.tables import names
 from webapp.tables import tables_of
 from webapp.web.headers import MAX_SEAT_COOKIES
@@ -292,7 +292,7 @@ def test_the_table_a_phone_opens_keeps_its_seat_among_too_many(app):
     page = client.get(f"/t/{oldest}")
     assert page.status_code == 200 and 'data-seat="0"' in page.get_data(as_text=True)
     assert client.get_cookie(f"baraha_{oldest}") is not None
-    socket = socketio.test_client(app, flask_test_client=client, auth={"code": oldest})
+    socket = socketio_of(app).test_client(app, flask_test_client=client, auth={"code": oldest})
     assert socket.is_connected()
     socket.disconnect()
 

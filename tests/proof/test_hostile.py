@@ -33,7 +33,7 @@ from markupsafe import escape
 from webapp import create_app
 from webapp.engine.actions import Action
 from webapp.engine.errors import BadAction
-from webapp.realtime import sockguard, socketio
+from webapp.realtime import sockguard, socketio_of
 from webapp.tables import tables_of
 
 # Python websocket clients close their sockets on werkzeug here (tests/conftest.py).
@@ -350,7 +350,7 @@ def test_fuzz_socketio_connections_and_events(world, auth, events):
     if isinstance(auth, dict) and auth.get("token") == "":
         auth["token"] = good[len(str(auth)) % len(good)]     # sometimes a real token
     before = world.snapshot()
-    sc = socketio.test_client(world.app, auth=auth)
+    sc = socketio_of(world.app).test_client(world.app, auth=auth)
     if not (isinstance(auth, dict) and auth.get("token") in good):
         assert not sc.is_connected()
         return

@@ -165,9 +165,9 @@ def test_a_phone_costs_the_server_a_few_threads_and_gives_them_back(live, monkey
     # Its request's thread (Engine.IO's loop), simple-websocket's reader, Engine.IO's writer
     # and, between pings, its ping timer: at most four, all ended when the phone leaves (the
     # ping timer at its next ping: the interval is short here).
-    from webapp.realtime import socketio
-    monkeypatch.setattr(socketio.server.eio, "ping_interval", 0.5)
+    from webapp.realtime import socketio_of
     base, code, tokens, app = live
+    monkeypatch.setattr(socketio_of(app).server.eio, "ping_interval", 0.5)
     first = _joined(base, tokens[0])        # the server's own threads start with the first
     # The first phone's ping timer comes and goes with each ping: counted while it is there.
     before = max(_threads_settled(), _threads_peak(2 * 0.5))

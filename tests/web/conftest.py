@@ -6,7 +6,7 @@ import re
 import pytest
 
 from webapp import create_app
-from webapp.realtime import socketio
+from webapp.realtime import socketio_of
 from webapp.tables import tables_of
 
 CARD = re.compile(r"^(10|[2-9AJQK])[CDHS]$")
@@ -53,7 +53,7 @@ def socket_client(app):
     opened = []
 
     def connect(**kwargs):
-        sc = socketio.test_client(app, **kwargs)
+        sc = socketio_of(app).test_client(app, **kwargs)
         opened.append(sc)
         return sc
 

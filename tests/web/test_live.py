@@ -183,11 +183,13 @@ def _heard_until_closed(ws) -> list[str]:
     raise AssertionError(f"the socket is still open: {heard}")
 
 
-def test_pings_reach_every_phone(live):
+def test_pings_reach_every_phone(make_app, in_process):
     # Engine.IO pings each phone when its interval is out: three phones, every ping answered.
     import websocket
-    from webapp.realtime import socketio as sio_ext
-    sio_ext.server.eio.ping_interval = 0.2
+    from webapp.realtime import socketio_of
+    app = make_app(BOT_DELAY=0.05)
+    socketio_of(app).server.eio.ping_interval = 0.2
+    live = in_process(app).base
     code = requests.post(f"{live}/api/tables", json={"game": "tongits"}).json()["code"]
     tokens = [requests.post(f"{live}/api/tables/{code}/seats", json={"name": n}).json()["token"]
               for n in ("Ana", "Ben", "Cris")]

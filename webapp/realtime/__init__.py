@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from flask import current_app, request
 # python-socketio's own ConnectionRefusedError (not Python's): its words reach the client.
-from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, join_room
+from flask_socketio import ConnectionRefusedError, SocketIO
 
 from ..server.hosts import same_origin
 from ..server.pace import pace_of
@@ -33,9 +33,6 @@ from ..tables.cookies import seat_tokens, watch_cookie
 from ..tables.errors import NotFound
 from . import revoke
 from .sockguard import Bounds, Refusing
-
-socketio = SocketIO()
-
 
 def async_mode() -> str:
     """gevent under `baraha serve` (gunicorn's gevent worker patches the standard library
@@ -57,6 +54,12 @@ def init_realtime(app, message_queue: str | None = None) -> None:
 
     # serializer: python-socketio's documented hook for a packet class; this one turns
     # packets clients may not send into an event only `on_other` hears (sockguard.py).
+    # One SocketIO per app (Flask-SocketIO's handlers and join_room reach the last app the
+    # object was given, and a process may make several: the tests do). Its handlers below.
+    socketio = SocketIO()
+    for event, handler in (("connect", on_connect), ("disconnect", on_disconnect),
+                           ("*", on_other)):
+        socketio.on_event(event, handler)
     socketio.init_app(app, async_mode=async_mode(), cors_allowed_origins=origin_ok,
                       manage_session=False, max_http_buffer_size=16 * 1024,
                       serializer=Refusing, message_queue=message_queue)
@@ -66,25 +69,41 @@ def init_realtime(app, message_queue: str | None = None) -> None:
     app.wsgi_app = bounds
 
 
-def notify(code: str, version: int) -> None:
-    """Table `code` is at `version` now (or changed beside its moves: who is connected,
-    away, watchers, seat requests): every socket of its room hears `changed`."""
-    socketio.emit("changed", {"version": version}, to=code, ignore_queue=True)
+def socketio_of(app) -> SocketIO:
+    """`app`'s SocketIO (init_realtime): its test client, `run`, background tasks."""
+    return app.extensions["socketio"]
 
 
-def nudge(code: str, seat: int, by: int | None = None, name: str = "") -> None:
-    """Someone (seat `by`, called `name`: public, as on the table) nudged the player whose
-    turn it is: only that seat's phones hear it, and who nudged."""
-    socketio.emit("nudge", {"by": by, "name": name}, to=revoke.rooms_of(code, seat)[1],
-                  ignore_queue=True)
+def signals(app) -> dict:
+    """What `app`'s tables call to reach the phones, each on `app`'s own Socket.IO server
+    (init_realtime): `notify`, `nudge` and `revoke` (revoke.py)."""
+    def server():
+        made = app.extensions.get("socketio")   # none yet: no socket to tell either
+        return made.server if made is not None else None
+
+    def emit(event: str, data: dict, to: str) -> None:
+        if (s := server()) is not None:
+            s.emit(event, data, to=to, ignore_queue=True)
+
+    def notify(code: str, version: int) -> None:
+        """Table `code` is at `version` now (or changed beside its moves: who is connected,
+        away, watchers, seat requests): every socket of its room hears `changed`."""
+        emit("changed", {"version": version}, code)
+
+    def nudge(code: str, seat: int, by: int | None = None, name: str = "") -> None:
+        """Someone (seat `by`, called `name`: public, as on the table) nudged the player
+        whose turn it is: only that seat's phones hear it, and who nudged."""
+        emit("nudge", {"by": by, "name": name}, revoke.rooms_of(code, seat)[1])
+
+    return {"notify": notify, "nudge": nudge,
+            "revoke": lambda code, *holder: revoke.revoke(server(), code, *holder)}
 
 
-def close_all() -> None:
+def close_all(app) -> None:
     """The server is stopping: every connection is ended the way Engine.IO ends one (each
     phone's client reconnects once the server is back; a namespace disconnect would tell it
     not to come back), so the worker has nothing left to wait for."""
-    if socketio.server is not None:
-        socketio.server.eio.disconnect()
+    socketio_of(app).server.eio.disconnect()
 
 
 # ---- who may connect ---------------------------------------------------------------------
@@ -129,11 +148,15 @@ def _watching(watcher) -> tuple:
     return "watcher", watcher.id, watcher.token_hash
 
 
+def _server():
+    """This app's Socket.IO server (python-socketio's, whose rooms are the app's own)."""
+    return socketio_of(current_app).server
+
+
 def _bounds() -> Bounds:
     return current_app.extensions["baraha.sockguard"]
 
 
-@socketio.on("connect")
 def on_connect(auth=None):
     if not _bounds().joining(request.environ):
         raise ConnectionRefusedError("too many messages")
@@ -159,14 +182,14 @@ def _admit(auth) -> None:
         raise ConnectionRefusedError("join the table first: this connection has no seat or "
                                      "watcher token for a table here")
     table, seat, holder = found
-    sid = request.sid
+    sid, server = request.sid, _server()
     with table.lock:
         # Found again under the table's lock, and let in within it: a token revoked before
         # this is refused here; one revoked after it finds this socket held (revoke.py).
         if _find(auth) != found or table.closed and holder[0] == "watcher":
             raise ConnectionRefusedError("this token stopped working: join the table again")
         for room in revoke.rooms_of(table.code, seat):
-            join_room(room)
+            server.enter_room(sid, room, namespace="/")
         revoke.held(sid, table, seat, holder)
         if seat is not None:
             table.connected(seat, +1)
@@ -174,21 +197,19 @@ def _admit(auth) -> None:
         # told at once if the table has changed since; otherwise nothing, no fetch.
         told = auth.get("told") if isinstance(auth, dict) else None
         if isinstance(told, str) and told != table.told_mark():
-            socketio.emit("changed", {"version": table.version}, to=sid, ignore_queue=True)
+            server.emit("changed", {"version": table.version}, to=sid, ignore_queue=True)
     if not revoke.holds(sid):
         # Revoked while python-socketio had not yet counted this connection as connected:
         # its disconnect could not end it, so the connect does (its rooms are left already).
         raise ConnectionRefusedError("this token stopped working: join the table again")
 
 
-@socketio.on("disconnect")
 def on_disconnect(*_reason):
     held = revoke.released(request.sid)
     if held is not None and held.seat is not None:
         held.table.connected(held.seat, -1)
 
 
-@socketio.on("*")
 def on_other(event, *args):
     """Any other event (phones send none): paced; one that stands for a refused packet
     (sockguard.Refusing) closes the session with one line in the log."""
@@ -196,4 +217,4 @@ def on_other(event, *args):
     why = bounds.event(request.environ, request.sid, event, args)
     if why:
         bounds.close(request.environ, why)
-        disconnect()
+        _server().disconnect(request.sid, namespace="/")

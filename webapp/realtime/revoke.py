@@ -53,23 +53,21 @@ def released(sid: str) -> Held | None:
         return _held.pop(sid, None)
 
 
-def revoke(code: str, *holder) -> int:
+def revoke(server, code: str, *holder) -> int:
     """End every socket at table `code` held by `holder` (or by anything that starts with
-    it: ("watcher",) is every watcher; nothing is every socket). Returns how many."""
-    from . import socketio      # the package's SocketIO (this module is imported by it)
+    it: ("watcher",) is every watcher; nothing is every socket), on the table's Socket.IO
+    `server` (None: not made yet, so no socket either). Returns how many."""
     n = len(holder)
     with _lock:
         ended = [(sid, h) for sid, h in _held.items()
                  if h.table.code == code and h.holder[:n] == holder]
         for sid, _ in ended:
             del _held[sid]
-    server = socketio.server
-    for sid, h in ended:
-        if server is not None:      # out of the rooms first: it hears not one more signal
-            for room in rooms_of(code, h.seat):
-                server.leave_room(sid, room, namespace="/")
-            server.disconnect(sid, namespace="/", ignore_queue=True)    # ours: __init__.py
-            socketio.start_background_task(_again, sid)
+    for sid, h in ended if server is not None else ():
+        for room in rooms_of(code, h.seat):     # out of the rooms first: not one more signal
+            server.leave_room(sid, room, namespace="/")
+        server.disconnect(sid, namespace="/", ignore_queue=True)    # ours: __init__.py
+        server.start_background_task(_again, server, sid)
     for sid, h in ended:
         if h.seat is not None:
             h.table.connected(h.seat, -1)
@@ -84,11 +82,9 @@ def rooms_of(code: str, seat: int | None) -> list[str]:
     return [code] if seat is None else [code, f"{code}/{seat}"]
 
 
-def _again(sid: str) -> None:
+def _again(server, sid: str) -> None:
     """A connect that was still under way when its token was revoked has ended by now: the
     disconnect it ignored is sent again (nothing happens for a socket already gone)."""
-    from . import socketio
     for wait in AGAIN_SECONDS:
-        socketio.sleep(wait)
-        if socketio.server is not None:
-            socketio.server.disconnect(sid, namespace="/", ignore_queue=True)
+        server.sleep(wait)
+        server.disconnect(sid, namespace="/", ignore_queue=True)

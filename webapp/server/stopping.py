@@ -27,24 +27,26 @@ CLOSE_SECONDS = 1.5         # at most, so the worker leaves well within its grac
 
 def hooks(made: list) -> dict:
     """gunicorn settings for the hooks; `made` holds the app once the worker made it."""
-    return {"worker_int": lambda worker: _end_connections(),
-            "post_worker_init": lambda worker: _watch(worker),
+    return {"worker_int": lambda worker: _end_connections(made),
+            "post_worker_init": lambda worker: _watch(worker, made),
             "worker_exit": lambda server, worker: _close_tables(made)}
 
 
-def _end_connections() -> None:
-    from ..realtime import close_all, socketio
-    task = socketio.start_background_task(close_all)
-    task.join(CLOSE_SECONDS)
+def _end_connections(made: list) -> None:
+    from ..realtime import close_all, socketio_of
+    for app in made:
+        task = socketio_of(app).start_background_task(close_all, app)
+        task.join(CLOSE_SECONDS)
 
 
-def _watch(worker) -> None:
-    from ..realtime import socketio
+def _watch(worker, made: list) -> None:
+    from ..realtime import socketio_of
+    socketio = socketio_of(made[0])     # the worker made its app before this hook
 
     def watch():
         while worker.alive:
             socketio.sleep(WATCH_SECONDS)
-        _end_connections()
+        _end_connections(made)
         sys.exit(0)
 
     socketio.start_background_task(watch)
