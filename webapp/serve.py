@@ -238,6 +238,20 @@ WORKER_CONNECTIONS = 10000
 KEEPALIVE = 5
 
 
+def _handshakes_quiet(post_worker_init):
+    """A phone that gives up a TLS handshake (a certificate not trusted yet, a tab closed) is
+    no error of ours, but gevent's hub prints a traceback for each: its documented
+    `NOT_ERROR` says which exceptions it leaves unprinted."""
+    def hook(worker):
+        import ssl
+
+        import gevent
+        hub = gevent.get_hub()
+        hub.NOT_ERROR = (*hub.NOT_ERROR, ssl.SSLError, ConnectionResetError)
+        post_worker_init(worker)
+    return hook
+
+
 def _gunicorn_settings(tls, hooks) -> dict:
     settings = {
         "workers": 1, "worker_class": "gevent", "worker_connections": WORKER_CONNECTIONS,
@@ -248,7 +262,8 @@ def _gunicorn_settings(tls, hooks) -> dict:
         **hooks,
     }
     if tls:
-        settings.update(certfile=tls[0], keyfile=tls[1])
+        settings.update(certfile=tls[0], keyfile=tls[1],
+                        post_worker_init=_handshakes_quiet(hooks["post_worker_init"]))
     return settings
 
 

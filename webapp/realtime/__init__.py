@@ -81,19 +81,19 @@ def signals(app) -> dict:
         made = app.extensions.get("socketio")   # none yet: no socket to tell either
         return made.server if made is not None else None
 
-    def emit(event: str, data: dict, to: str) -> None:
+    def tell(event: str, data: dict, room: str) -> None:
         if (s := server()) is not None:
-            s.emit(event, data, to=to, ignore_queue=True)
+            s.emit(event, data, to=room, ignore_queue=True)
 
     def notify(code: str, version: int) -> None:
         """Table `code` is at `version` now (or changed beside its moves: who is connected,
         away, watchers, seat requests): every socket of its room hears `changed`."""
-        emit("changed", {"version": version}, code)
+        tell("changed", {"version": version}, code)
 
     def nudge(code: str, seat: int, by: int | None = None, name: str = "") -> None:
         """Someone (seat `by`, called `name`: public, as on the table) nudged the player
         whose turn it is: only that seat's phones hear it, and who nudged."""
-        emit("nudge", {"by": by, "name": name}, revoke.rooms_of(code, seat)[1])
+        tell("nudge", {"by": by, "name": name}, revoke.rooms_of(code, seat)[1])
 
     return {"notify": notify, "nudge": nudge,
             "revoke": lambda code, *holder: revoke.revoke(server(), code, *holder)}
