@@ -327,7 +327,7 @@ def test_a_watcher_ended_while_its_sockets_connect_hears_nothing_after(server):
     base, app = server
     code, (ana, ben) = table(base)
     rng = random.Random(49)
-    for trial in range(15):
+    for trial in range(10):
         w = requests.post(f"{base}/api/tables/{code}/watchers", json={"name": f"W{trial}"},
                           timeout=10).json()
         phones = [RacingPhone(base, w["token"]) for _ in range(4)]
