@@ -88,7 +88,7 @@ def features(t: Table, rng: random.Random, mine: int) -> dict:
 
 
 def calls(t: Table, rng: random.Random, mine: int) -> bool:
-    return playon.gain(features(t, rng, mine)) > 0
+    return playon.gain(features(t, rng, mine), t.players) > 0
 
 
 def challenges(t: Table, rng: random.Random, caller: int, mine: int) -> bool:

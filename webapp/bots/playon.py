@@ -18,6 +18,11 @@ from __future__ import annotations
 from .common import Table
 from .counts import expected_after_draw
 
+# The fit is of three-player forks; it reads a two-player table (one opponent, at most one
+# opened) as a reason to play on. At two players expert calls when the call's expected
+# chips are above this edge, as it did before the fit.
+TWO_PLAYER_EDGE = -1.0
+
 # ---- fitted: begin ----
 FITTED = ('least squares on 3939 forks from 2365 deals: fit_expert.py forks --seed 601 '
           '--deals 1894 and --seed 602 --deals 1920, features from this belief')
@@ -34,8 +39,10 @@ COEF = {'one': -1.8377,
 # ---- fitted: end ----
 
 
-def gain(f: dict) -> float:
+def gain(f: dict, players: int = 3) -> float:
     """The chips calling Draw is expected to gain over playing on."""
+    if players == 2:
+        return f["ev"] - TWO_PLAYER_EDGE
     return sum(c * (1.0 if name == "one" else f[name]) for name, c in COEF.items())
 
 
