@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from webapp.bots import choose
 from webapp.bots.hints import advise
 from webapp.words import Words
 from webapp.words.teach import why
@@ -53,25 +52,3 @@ def test_hints_legal_and_leak_free(game, players, options):
 
         play(game, players, levels, seed, options=options, on_view=on_view)
     assert checked > 30
-
-
-@pytest.mark.parametrize("players,level", [(3, "expert"), (2, "hard")])
-def test_tongits_hints_come_from_the_level_measured_strongest(players, level):
-    """Expert measured stronger than hard at three-player Tong-its and level with it at
-    two players (docs/BOTS.md, Strength): a hint is that level's move."""
-    other = "hard" if level == "expert" else "expert"
-    same = differ = 0
-    for seed in range(12):
-        def on_view(view, _action):
-            nonlocal same, differ
-            if len(view["legal"]) < 2:
-                return
-            moment = f"{seed}:{len(view['events'])}"
-            got = advise(view, moment)["action"]
-            assert got == choose(view, level, random.Random(moment))
-            same += 1
-            differ += got != choose(view, other, random.Random(moment))
-
-        play("tongits", players, ["hard"] * players, seed, options={"jackpot": 0},
-             on_view=on_view)
-    assert same > 30 and differ > 0      # the two levels do part somewhere

@@ -23,17 +23,13 @@ def hard_move(view: dict, seed: str) -> dict | None:
     return choose(view, "hard", random.Random(seed))
 
 
-def hint_level(view: dict) -> str:
-    """The level measured strongest at this table (docs/BOTS.md, Strength): expert at
-    three-player Tong-its; hard at two players, where expert measured level with it, and
-    at Tonk, where expert plays as hard does."""
-    if view["game"] == "tongits" and len(view["players"]) == 3:
-        return "expert"
-    return "hard"
+# The strongest level per game: expert calls and answers Tong-its' Draw better than hard
+# (docs/BOTS.md); at Tonk it plays as hard does.
+HINT_LEVEL = {"tongits": "expert", "tonk": "hard"}
 
 
 def advise(view: dict, seed: str) -> dict | None:
-    action = choose(view, hint_level(view), random.Random(seed))
+    action = choose(view, HINT_LEVEL[view["game"]], random.Random(seed))
     if action is None:
         return None
     t = read(view)
