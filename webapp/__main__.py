@@ -225,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", required=True,
                    help="one level per seat, comma separated: easy, normal, hard, expert (hard,easy,easy)")
     p.add_argument("--options", help='house rules as JSON, like \'{"jackpot": 0}\'')
+    p.add_argument("--duplicate", action="store_true",
+                   help="deal k is dealt by seat k mod N in every rotation (the fair "
+                        "measure; --hands a multiple of the players), not by the winner")
     p.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
     p.set_defaults(run=simulate)
     return parser

@@ -67,3 +67,32 @@ def test_a_hand_that_never_ends_is_reported(monkeypatch):
     monkeypatch.setattr(simulate, "MAX_ACTIONS", 3)
     doc = simulate.run("tongits", 3, 3, 1, ["easy"] * 3)
     assert doc["error"] and "did not end" in doc["error"]["message"]
+
+
+def test_duplicate_deals_every_deal_from_the_same_seat_in_every_rotation():
+    """Three normal players play alike on alike cards (normal draws no random numbers), so
+    when every rotation deals a deal from the same seat, each deal's chips go round the
+    bots and cancel: each bot nets exactly nothing, and each deals a third of the hands."""
+    doc = json.loads(_run("--game", "tongits", "--bots", "normal,normal,normal", "--hands",
+                          "30", "--seed", "4", "--options", '{"jackpot": 0}',
+                          "--duplicate").stdout)
+    assert doc["interval"] == {"level": 0.95, "over": "deals", "deals": 10,
+                               "mode": "duplicate"}
+    assert [r["dealt"] for r in doc["results"]] == [10, 10, 10]
+    assert [r["total"] for r in doc["results"]] == [0, 0, 0]
+
+
+def test_duplicate_keeps_the_stronger_bot_from_dealing_more():
+    args = ["--game", "tongits", "--bots", "normal,easy,easy", "--hands", "30", "--seed", "4"]
+    doc = json.loads(_run(*args).stdout)
+    assert doc["interval"]["mode"] == "match"     # the winner deals next
+    assert doc["results"][0]["dealt"] > 10 and sum(r["dealt"] for r in doc["results"]) == 30
+    doc = json.loads(_run(*args, "--duplicate").stdout)
+    assert doc["interval"]["mode"] == "duplicate"
+    assert [r["dealt"] for r in doc["results"]] == [10, 10, 10]
+
+
+def test_duplicate_needs_whole_deals():
+    out = _run("--game", "tongits", "--bots", "hard,easy,easy", "--hands", "7", "--duplicate")
+    assert out.returncode == 2
+    assert "multiple of 3 players (not 7; try 9)" in out.stderr

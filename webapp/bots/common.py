@@ -6,6 +6,7 @@ no sentences. Nothing here touches a game state; cards.py and melds.py are pure 
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -22,6 +23,7 @@ class Event:
     cards: tuple[int, ...] = ()     # the cards melded
     onto: int | None = None         # layoff: whose meld
     top: int | None = None          # draw/take: the discard top when the turn began
+    meld: int | None = None         # layoff: which of that seat's melds (0-based)
 
 
 @dataclass
@@ -177,7 +179,8 @@ def read_events(events: list[dict], pile_now: list[int]) -> list[Event]:
             raw.append(Event(seat, "secret" if e.get("face_down") else "meld", None,
                              _cards(e.get("cards"))))
         elif do == "layoff":
-            raw.append(Event(seat, "layoff", card, onto=e["onto"]["seat"]))
+            raw.append(Event(seat, "layoff", card, onto=e["onto"]["seat"],
+                             meld=e["onto"].get("meld")))
         else:
             raw.append(Event(seat, KINDS.get(do, do), card))
     pile: list[int | None] = list(pile_now)
@@ -189,7 +192,7 @@ def read_events(events: list[dict], pile_now: list[int]) -> list[Event]:
     out = []
     for e in raw:
         if e.kind in ("draw", "take"):
-            e = Event(e.seat, e.kind, e.card, e.cards, e.onto, pile[-1] if pile else None)
+            e = dataclasses.replace(e, top=pile[-1] if pile else None)
         if e.kind == "discard":
             pile.append(e.card)
         elif e.kind == "take" and pile:

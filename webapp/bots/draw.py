@@ -107,16 +107,34 @@ def modelled_answers(t: Table, caller: int, dws: dict, fixed: dict,
 
 def call_value(t: Table, samples, mine: int) -> float:
     """The hard player's expected chips of calling Draw with count `mine` on `samples`."""
-    ev = total = 0.0
+    return call_values(t, samples)(mine)
+
+
+def call_values(t: Table, samples):
+    """call_value as a function of the count, the samples' counts and aces read once (a
+    threshold on the count asks for several counts)."""
+    rows = []
     for s in samples:
-        dws = {seat: deadwood(h) for seat, h in s.hands.items()} | {t.me: mine}
+        dws = {seat: deadwood(h) for seat, h in s.hands.items()}
         aces = {seat: aces_of(t, seat, h) for seat, h in s.hands.items()}
         aces[t.me] = aces_of(t, t.me, t.hand)
-        for shrewd in (False, True):
-            challengers = modelled_answers(t, t.me, dws, {}, shrewd)
-            ev += s.weight * settle_draw(t, t.me, dws, aces, challengers)[t.me] / 2
-        total += s.weight
-    return ev / max(total, 1e-9)
+        rows.append((s.weight, dws, aces))
+    order = answer_order(t, t.me)
+    limit = max(8.0, min(28.0, 0.8 * guess_deadwood(t, t.me)))     # normal_challenges
+
+    def value(mine: int) -> float:
+        ev = total = 0.0
+        for weight, counts, aces in rows:
+            dws = counts | {t.me: mine}
+            for shrewd in (False, True):
+                challengers = []
+                for seat in order:
+                    if challengers or dws[seat] <= (mine if shrewd else limit):
+                        challengers.append(seat)
+                ev += weight * settle_draw(t, t.me, dws, aces, challengers)[t.me] / 2
+            total += weight
+        return ev / max(total, 1e-9)
+    return value
 
 
 CALL_EDGE = -1.0  # chips; tuned against playouts (docs/BOTS.md)
@@ -130,17 +148,37 @@ def answers_given(t: Table) -> dict[int, bool]:
 
 def challenge_gain(t: Table, samples, caller: int, mine: int) -> float:
     """The hard player's chips of challenging over folding, with count `mine`, on `samples`."""
+    return challenge_gains(t, samples, caller)(mine)
+
+
+def challenge_gains(t: Table, samples, caller: int):
+    """challenge_gain as a function of the count, what does not depend on it read once."""
     answered = answers_given(t)
-    gain = total = 0.0
+    # A caller with a count a sensible player would not call with is less likely.
+    rows = []
     for s in samples:
-        dws = {seat: deadwood(h) for seat, h in s.hands.items()} | {t.me: mine}
-        # A caller with a count a sensible player would not call with is less likely.
-        w = s.weight * (1.0 if normal_calls(t, caller, dws[caller]) else 0.1)
+        dws = {seat: deadwood(h) for seat, h in s.hands.items()}
         aces = {seat: aces_of(t, seat, h) for seat, h in s.hands.items()}
         aces[t.me] = aces_of(t, t.me, t.hand)
-        nets = [settle_draw(t, caller, dws, aces,
-                            modelled_answers(t, caller, dws, answered | {t.me: yes}))[t.me]
-                for yes in (True, False)]
-        gain += w * (nets[0] - nets[1])
-        total += w
-    return gain
+        w = s.weight * (1.0 if normal_calls(t, caller, dws[caller]) else 0.1)
+        rows.append((w, dws, aces))
+    order = answer_order(t, caller)
+    limit = max(8.0, min(28.0, 0.8 * guess_deadwood(t, caller)))     # normal_challenges
+
+    def gain_of(mine: int) -> float:
+        gain = total = 0.0
+        for w, counts, aces in rows:
+            dws = counts | {t.me: mine}
+            nets = []
+            for yes in (True, False):
+                fixed = answered | {t.me: yes}
+                challengers = []
+                for seat in order:
+                    ok = fixed[seat] if seat in fixed else bool(challengers) or dws[seat] <= limit
+                    if ok:
+                        challengers.append(seat)
+                nets.append(settle_draw(t, caller, dws, aces, challengers)[t.me])
+            gain += w * (nets[0] - nets[1])
+            total += w
+        return gain
+    return gain_of

@@ -2,10 +2,14 @@
 
 Seats are rotated so that no bot gains from its place at the table: with N players there
 are N matches side by side, one per rotation of the bot list around the table, and every
-match is dealt the same sequence of decks (duplicate style, which also takes much of the
-card luck out of the comparison). Each match carries its own dealer, side pot and streak
-from hand to hand with game.next_match. Confidence intervals are taken over the deals
-(each deal's nets averaged over its rotations), as those are the independent draws.
+match is dealt the same sequence of decks (which also takes much of the card luck out of
+the comparison). Each match carries its own side pot and streak from hand to hand with
+game.next_match, and by default its dealer too (in Tong-its the winner deals next, so
+the rotations soon deal from different seats, and a stronger bot deals more often).
+With `duplicate`, deal k is dealt by seat k mod N in every rotation: every bot meets
+every deal from every seat, with the same dealer, and deals as often as the others.
+Confidence intervals are taken over the deals (each deal's nets averaged over its
+rotations), as those are the independent draws; the output names the mode.
 
 This is simulation only: decks come from random.Random(seed), never from the server.
 """
@@ -65,7 +69,7 @@ def play_hand(hand, bots, timings=None):
 
 
 def run(game_name: str, players: int, hands: int, seed: int, levels: list[str],
-        options: dict | None = None, progress=None) -> dict:
+        options: dict | None = None, progress=None, duplicate: bool = False) -> dict:
     if len(levels) != players:
         raise SimulationError(f"--bots names {len(levels)} bots for {players} players")
     for lv in levels:
@@ -79,6 +83,11 @@ def run(game_name: str, players: int, hands: int, seed: int, levels: list[str],
         raise SimulationError(f"{game_name} is played by {allowed} players, not {players}")
     if hands < 1:
         raise SimulationError("--hands must be at least 1")
+    if duplicate and hands % players:
+        up = hands + players - hands % players
+        raise SimulationError(f"--duplicate plays every deal once per rotation, so --hands "
+                              f"must be a multiple of {players} players (not {hands}; "
+                              f"try {up})")
     n = players
     matches = [{"dealer": 0, "pot": 0, "streak": None} for _ in range(n)]
     rngs = [[random.Random(f"{seed}:bot:{r}:{i}") for i in range(n)] for r in range(n)]
@@ -86,6 +95,7 @@ def run(game_name: str, players: int, hands: int, seed: int, levels: list[str],
     nets = [0] * n
     wins: list[dict[str, int]] = [{} for _ in range(n)]
     won = [0] * n
+    dealt = [0] * n
     burned = [0] * n
     ends: dict[str, int] = {}
     timings: dict[str, list[float]] = {}
@@ -103,8 +113,10 @@ def run(game_name: str, players: int, hands: int, seed: int, levels: list[str],
             for i in range(n):
                 bots[seat_of[i]] = (levels[i], rngs[r][i])
             m = matches[r]
+            dealer = deal_no % n if duplicate else m["dealer"]
+            dealt[seat_of.index(dealer)] += 1
             try:
-                hand = game.new_hand(game_name, n, dealer=m["dealer"], options=opts,
+                hand = game.new_hand(game_name, n, dealer=dealer, options=opts,
                                      match={"pot": m["pot"], "streak": m["streak"],
                                             "run": m.get("run")}, deck=deck)
                 hand = play_hand(hand, bots, timings)
@@ -136,13 +148,15 @@ def run(game_name: str, players: int, hands: int, seed: int, levels: list[str],
         mean, half = _mean_ci(per_deal[i])
         row = {"bot": i, "level": levels[i], "total": nets[i],
                "per_hand": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)],
-               "win_rate": round(won[i] / played, 4) if played else 0.0,
+               "win_rate": round(won[i] / played, 4) if played else 0.0, "dealt": dealt[i],
                "wins": dict(sorted(wins[i].items()))}
         if game_name == "tongits":
             row["burned"] = burned[i]
         results.append(row)
     return {"game": game_name, "players": n, "hands": played, "seed": seed, "bots": levels,
             "options": opts, "seconds": round(seconds, 2), "ends": dict(sorted(ends.items())),
+            "interval": {"level": 0.95, "over": "deals", "deals": len(per_deal[0]),
+                         "mode": "duplicate" if duplicate else "match"},
             "results": results, "decisions": _timing_summary(timings), "error": error}
 
 
@@ -199,7 +213,7 @@ def main(args) -> int:
     show = not args.quiet and (sys.stderr.isatty() or args.hands >= 500)
     try:
         out = run(args.game, players, args.hands, args.seed, levels, options,
-                  Progress() if show else None)
+                  Progress() if show else None, duplicate=args.duplicate)
     except (SimulationError, BadSetup) as e:
         print(f"baraha simulate: {e}", file=sys.stderr)
         return 2

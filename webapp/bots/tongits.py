@@ -14,6 +14,7 @@ from ..engine.cards import parse, rank, suit, value
 from ..engine.melds import all_melded, best_split, deadwood
 from . import expert, guess, sampling
 from .common import Table, deadwood_cards, fits, melds_with, minus, partials
+from .counts import after_discard, expected_after_draw
 from .draw import (CALL_EDGE, call_value, challenge_gain, normal_calls, normal_challenges,
                    since_call)
 
@@ -27,11 +28,6 @@ def choose(t: Table, level: str, rng: random.Random) -> dict:
     if t.phase == "draw":
         return start_turn(t, level, rng)
     return play(t, level, rng)
-
-
-def after_discard(hand) -> int:
-    """Deadwood left after the best discard from `hand`."""
-    return min(deadwood(minus(hand, c)) for c in hand) if hand else 0
 
 
 # ---- estimates a person could make at the table ----------------------------------------
@@ -119,23 +115,6 @@ def pick_take(t: Table, level: str, rng: random.Random) -> dict | None:
         if best_score is None or score < best_score:
             best, best_score = a, score
     return best if best_score < draw else None
-
-
-def expected_after_draw(hand, pool) -> float:
-    """Mean deadwood after drawing one card of `pool` and discarding the worst."""
-    if not pool:
-        return after_discard(hand)
-    total = 0
-    for c in pool:
-        total += best_after_adding(hand, c)
-    return total / len(pool)
-
-
-def best_after_adding(hand, card) -> int:
-    h = list(hand) + [card]
-    dead = deadwood_cards(h)
-    cands = set(dead[:4]) | {card}
-    return min(deadwood(minus(h, d)) for d in cands)
 
 
 def discard_value(t: Table, rest, unseen: set[int]) -> float:
@@ -251,8 +230,10 @@ def pick_discard(t: Table, level: str, rng: random.Random) -> dict:
         scored.append((discard_value(t, rest, unseen) + risk * danger(t, c, unseen),
                        -value(c), c, a))
     scored.sort(key=lambda x: x[:3])
-    if level in ("hard", "expert"):
-        return hard_discard(t, rng, [(c, a) for _, _, c, a in scored[:4]], unseen, risk, level)
+    if level == "hard":
+        return hard_discard(t, rng, [(c, a) for _, _, c, a in scored[:4]], unseen, risk)
+    # Normal, and expert: whether the next seat could take a card is barely predictable
+    # from a view, and the closed form (danger) predicts it better than guessed hands do.
     return scored[0][3]
 
 
@@ -268,14 +249,12 @@ def hard_challenges(t: Table, rng: random.Random, caller: int, mine: int) -> boo
     return challenge_gain(t, guess.opponent_samples(t, rng), caller, mine) > 0
 
 
-def hard_discard(t: Table, rng: random.Random, cands, unseen: set[int], risk: float,
-                 level: str = "hard") -> dict:
+def hard_discard(t: Table, rng: random.Random, cands, unseen: set[int], risk: float) -> dict:
     """Among the best few discards by the normal reckoning, weigh the risk of feeding the
     next seat on guessed hands (which know what it passed) instead of by plain odds."""
     if len(cands) == 1:
         return cands[0][1]
-    samples = (guess.samples(t, rng, 24 * expert.MORE) if level == "expert"
-               else guess.opponent_samples(t, rng, 24))
+    samples = guess.opponent_samples(t, rng, 24)
     nxt = t.next_seat(t.me)
     best, best_score = None, None
     for c, a in cands:
