@@ -227,7 +227,7 @@ def more_files() -> None:
 
 
 # What a worker has to leave once told to stop before it is killed. It leaves as soon as its
-# connections are closed (webapp/server/stopping.py: about a second for 200 phones); this is
+# connections are closed (webapp/stopping.py: about a second for 200 phones); this is
 # only the bound for a machine so busy that closing them takes longer.
 GRACEFUL_SECONDS = 10
 # gunicorn's gevent worker: a connection is a greenlet, not a thread, so thousands of idle
@@ -270,7 +270,7 @@ def _gunicorn_settings(tls, hooks) -> dict:
 def _serve_gunicorn(factory, sock: socket.socket, tls=None) -> int:
     from gunicorn.app.base import BaseApplication
 
-    from .server import stopping
+    from . import stopping
 
     more_files()
     made = []       # the app, once the worker has made it

@@ -33,14 +33,14 @@ def hooks(made: list) -> dict:
 
 
 def _end_connections(made: list) -> None:
-    from ..realtime import close_all, socketio_of
+    from .realtime import close_all, socketio_of
     for app in made:
         task = socketio_of(app).start_background_task(close_all, app)
         task.join(CLOSE_SECONDS)
 
 
 def _watch(worker, made: list) -> None:
-    from ..realtime import socketio_of
+    from .realtime import socketio_of
     socketio = socketio_of(made[0])     # the worker made its app before this hook
 
     def watch():
@@ -53,7 +53,7 @@ def _watch(worker, made: list) -> None:
 
 
 def _close_tables(made: list) -> None:
-    from ..tables import tables_of
+    from .tables import tables_of
     for app in made:
         try:
             tables_of(app).close()
