@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.machine import machine  # noqa: E402
 from webapp.bots import belief, choose, expert, tongits
 from webapp.bots.common import read
 from webapp.engine import game
@@ -89,7 +90,7 @@ def moments(seed: int, deals: int, out: str) -> None:
                 before = before + [[list(h) for h in hand.hands]]
                 action = choose(view, levels[seat], rngs[seat])
                 hand = game.apply(hand, Action.from_json({**action, "seat": seat}))
-    print(json.dumps({"moments": n, "deals": deals, "seed": seed}))
+    print(json.dumps({"moments": n, "deals": deals, "seed": seed, "machine": machine()}))
 
 
 def _clone(rngs: list[random.Random]) -> list[random.Random]:

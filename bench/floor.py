@@ -15,7 +15,7 @@ every version but its `data-version` and, for the seat on turn, its one form. A 
 the table's version, passes the turn on, tells the table's room and answers with the
 mover's partial, gzipped at Baraha's level (COMPRESS_LEVEL 1) as Baraha answers a browser.
 The transport is Baraha's: Flask-SocketIO in the mode Baraha picks (gevent under `baraha
-serve`). `baraha serve`'s stop hooks are Baraha's app's (webapp/server/stopping.py), so
+serve`). `baraha serve`'s stop hooks are Baraha's app's (webapp/stopping.py), so
 this app brings its own (`hooks`): Ctrl-C ends every connection, and the worker leaves.
 What a move costs here is what a quicker game or template could never take away from
 Baraha's.
@@ -64,7 +64,7 @@ _made: list = []        # this process's SocketIO, once make_app made it
 
 def hooks(made: list) -> dict:
     """gunicorn's hooks for `baraha serve` with this app in Baraha's place: at Ctrl-C every
-    connection is ended as Engine.IO ends one (webapp/server/stopping.py does so for
+    connection is ended as Engine.IO ends one (webapp/stopping.py does so for
     Baraha's), so the worker does not wait for the phones' sockets."""
     def end_connections(worker) -> None:
         if _made:

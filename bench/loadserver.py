@@ -133,7 +133,7 @@ class Server:
                 from bench import floor as floor_app
                 env[floor_app.PARTIAL] = str(folder / "partial.html")
                 floor_app.capture(env[floor_app.PARTIAL])
-                code += ("import webapp, webapp.server.stopping as s, bench.floor as f\n"
+                code += ("import webapp, webapp.stopping as s, bench.floor as f\n"
                          "webapp.create_app, s.hooks = f.make_app, f.hooks\n")
             if parts:       # last: it wraps whichever create_app the worker will call
                 code += f"import bench.parts; bench.parts.install({str(self.parts)!r})\n"

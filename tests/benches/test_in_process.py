@@ -9,7 +9,7 @@ from . import runs
 from .runs import ROOT
 
 
-@pytest.mark.parametrize("name", ["engine", "bots", "bots-learning", "cost", "cost-store-lock",
+@pytest.mark.parametrize("name", ["engine", "bots", "bots-learning", "fit-expert", "cost", "cost-store-lock",
                                   "evening", "versus", "startup"])
 def test_the_benchmark_runs(name):
     out = runs.run(name)
