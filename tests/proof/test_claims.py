@@ -22,7 +22,8 @@ import pytest
 import requests
 from requests.adapters import HTTPAdapter
 
-from .test_access import CSRF, Phone, RacingPhone, bearer, play_to_the_end, server, table, view  # noqa: F401
+from .test_access import (CSRF, Phone, RacingPhone, bearer, heard_nothing_after,  # noqa: F401
+                          moves_on, play_to_the_end, server, table, view)
 
 pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")
 
@@ -220,18 +221,5 @@ def test_a_seat_handed_on_while_its_old_phone_connects_hears_nothing_after(serve
         assert answer(base, code, host, 1, shown, "approve").status_code == 303
         handed_at = view(base, code, ana)["version"]
         ben = asker.cookies.get(f"baraha_{code}")
-        for token in (ana, ben):        # the table moves on
-            v = view(base, code, token)
-            if v["legal"] and v["result"] is None:
-                a = next((a for a in v["legal"] if a["do"] == "draw"), v["legal"][0])
-                requests.post(f"{base}/api/tables/{code}/actions", headers=bearer(token),
-                              json={"version": v["version"], "action": a}, timeout=10)
-        for n, old in enumerate(olds):
-            old.joining.join(10)
-            assert old.closed.wait(3), f"trial {trial}: the old phone's socket {n} stayed open"
-        time.sleep(0.1)
-        late = [v for old in olds for v in old.heard if v > handed_at]
-        assert not late, f"trial {trial}: the old phone heard versions {late}"
-        for old in olds:
-            if old.sio.connected:
-                old.sio.disconnect()
+        moves_on(base, code, (ana, ben))
+        heard_nothing_after(olds, handed_at, f"trial {trial}: the old phone's socket")
