@@ -178,3 +178,49 @@ def test_a_page_is_told_at_connect_only_when_it_is_behind(server, phone):
     wait_version(phone, moved[0], timeout=5)
     assert fetched, "the page that was behind did not fetch its view"
     phone.context.unroute(f"**/t/{code}")
+
+
+def test_a_change_beside_the_moves_right_after_your_own_move_is_shown(server, phone):
+    # Ana's own draw: its signal reaches her page while the tap's answer is out. Then, at
+    # the same version, a change beside the moves (a watcher arrives, as a seat asked back
+    # would): her page shows it too, never taking its signal for her own move's.
+    code, ana, ben = sit(server, phone)
+    version = ben_moves(server, code, ben, {"do": "draw"})
+    discard = requests.get(f"{server.base}/api/tables/{code}", timeout=10,
+                           headers={"Authorization": f"Bearer {ben}"}).json()["hand"][0]
+    version = ben_moves(server, code, ben, {"do": "discard", "card": discard})
+    wait_version(phone, version, timeout=5)
+    for name in ("Lola", "Tito"):
+        phone.locator("[data-pile=stock] [data-tap=draw]").click()
+        wait_version(phone, version + 1, timeout=5)
+        phone.wait_for_timeout(300)             # the draw's own signal has come and gone
+        r = requests.post(f"{server.base}/api/tables/{code}/watchers", json={"name": name},
+                          headers={"Authorization": f"Bearer {ana}"}, timeout=10)
+        assert r.status_code == 201, r.text
+        expect(phone.locator("#table .watchers")).to_contain_text(name, timeout=5000)
+        mine = requests.get(f"{server.base}/api/tables/{code}", timeout=10,
+                            headers={"Authorization": f"Bearer {ana}"}).json()["hand"][-1]
+        ben_moves(server, code, ana, {"do": "discard", "card": mine})      # Ana's, by the API
+        version = ben_moves(server, code, ben, {"do": "draw"})
+        discard = requests.get(f"{server.base}/api/tables/{code}", timeout=10,
+                               headers={"Authorization": f"Bearer {ben}"}).json()["hand"][0]
+        version = ben_moves(server, code, ben, {"do": "discard", "card": discard})
+        wait_version(phone, version, timeout=5)
+
+
+def test_a_watchers_page_says_its_watching_ended_when_the_table_closes(server, browser):
+    # A watcher never held a seat: when the host closes the table, the watcher's open page
+    # says the watching ended, not that a seat was handed on.
+    with phone_page(browser, 360, 640) as ana_page, phone_page(browser, 360, 640, "fil") as lola:
+        code, ana, _ = sit(server, ana_page)
+        w = requests.post(f"{server.base}/api/tables/{code}/watchers", json={"name": "Lola"},
+                          headers={"Authorization": f"Bearer {ana}"}, timeout=10).json()
+        lola.goto(f"{server.base}/t/{code}/watch/{w['token']}")
+        lola.locator("form[data-do=accept] button").click()    # the invitation's one button
+        expect(lola.locator("#table[data-watch]")).to_be_attached()
+        settled(lola)
+        r = requests.post(f"{server.base}/api/tables/{code}/close", timeout=10,
+                          headers={"Authorization": f"Bearer {ana}"})
+        assert r.status_code == 200, r.text
+        expect(lola.locator("#settled")).to_be_visible(timeout=8000)
+        expect(lola.locator("#settled")).to_contain_text("Hindi ka na nanonood sa mesang ito")

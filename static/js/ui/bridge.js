@@ -26,8 +26,10 @@ document.body.addEventListener("htmx:beforeRequest", (e) => {
     elt.addEventListener("htmx:afterRequest", posted, { once: true });
   }
 });
-// The version our own tap's answer showed: its `changed` is not fetched again. The
-// `changed` usually arrives while the tap's POST is still out: it waits for the answer.
+// The version our own tap's answer showed: its `changed` is not fetched again, once. The
+// `changed` usually arrives while the tap's POST is still out: it waits for the answer,
+// and is then the one that was ours. Only that one: a change beside the moves (a watcher,
+// a seat asked back) keeps the version, and its `changed` must be fetched.
 let ownVersion = null, posting = false, pending = null;
 function versionOf(text) {
   const m = /data-version="(\d+)"/.exec(text || "");
@@ -134,6 +136,7 @@ function posted(e) {
   posting = false;
   const v = pending;
   pending = null;
+  if (v !== null) ownVersion = null;        // our move's signal came during the post
   // Newer than what our answer showed (or the answer failed): fetch; else it was ours.
   // No answer at all (the connection dropped, or the server failed): the move may have
   // been made, so fetch too.
@@ -159,7 +162,8 @@ document.body.addEventListener("baraha-toast", (e) => toast(e.detail && e.detail
 let settled = false, socket = null, retry = null;
 const OVER = { 401: "seatGone", 403: "seatGone", 404: "tableOver", 410: "tableOver" };
 function settleOn(status) {
-  const key = OVER[status];
+  // A watcher's page held no seat: its token ended with the table or by the host.
+  const key = OVER[status] === "seatGone" && root.hasAttribute("data-watch") ? "watchGone" : OVER[status];
   if (!key || settled) return !!key;
   settled = true;
   if (socket) socket.disconnect();          // no reconnecting to a table that is over
@@ -246,8 +250,11 @@ function connect() {
     if (!msg || typeof msg.version !== "number") { resync(); return; }
     hear(msg.version);
     if (posting) { pending = Math.max(pending === null ? -1 : pending, msg.version); return; }
-    // Our own tap's answer already showed this version: do not fetch it again (once).
-    if (msg.version === ownVersion && msg.version === version()) { ownVersion = null; return; }
+    // Our own tap's answer already showed this version: do not fetch it again (once;
+    // only the first signal after the answer can be the move's own).
+    const ours = msg.version === ownVersion && msg.version === version();
+    ownVersion = null;
+    if (ours) return;
     // Equal versions too: what the table shows beside its moves changed (away, watchers).
     if (msg.version >= version()) resync();
   });
