@@ -9,6 +9,16 @@ from __future__ import annotations
 import time
 
 
+def wait_for(pred, timeout: float = 10.0) -> bool:
+    """Ask `pred()` every 50 ms until it is true (True) or `timeout` seconds pass (False)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def wait_js(page, expression: str, arg=None, timeout: float = 30.0, every: float = 0.05):
     """Evaluate `expression` (an expression, or a function of `arg`) until it is truthy."""
     deadline = time.monotonic() + timeout

@@ -5,13 +5,13 @@ import json
 import socket
 import sys
 import threading
-import time
 
 import pytest
 import requests
-import websocket
 import socketio
+import websocket
 
+from tests.waiting import wait_for
 from webapp.server.network import lan_addresses
 from webapp.serve import serve
 
@@ -19,13 +19,6 @@ from webapp.serve import serve
 pytestmark = pytest.mark.usefixtures("websocket_close_read_as_http")
 
 
-def wait_for(pred, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from types import SimpleNamespace
 
 import pytest
 import requests
 import socketio
 
+from tests.waiting import wait_for
 from webapp.tables.cookies import cookie_name, watch_cookie
 
 from .test_pace import HandClock
@@ -104,13 +104,6 @@ def phone(server, token):
     return sio
 
 
-def wait_for(pred, timeout=10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_seat_played_through_the_api_is_never_away(server):
