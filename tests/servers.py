@@ -20,6 +20,7 @@ own pid and log files in `folder`, stopped by their PID.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -31,6 +32,7 @@ import time
 from pathlib import Path
 
 import requests
+import websocket  # websocket-client, python-socketio's own transport
 from werkzeug.serving import make_server
 
 from tests.server_log import unwatch_file, watch_file
@@ -38,6 +40,23 @@ from webapp.tables import tables_of
 
 ROOT = Path(__file__).resolve().parents[1]
 STACKED = ROOT / "tests" / "e2e" / "stacked_server.py"
+
+
+PER_ADDRESS = 20        # phones per loopback address: under the server's bound per address
+
+
+def phone_socket(port: int, n: int, token: str):
+    """Phone n's socket (Engine.IO over a websocket, Socket.IO's connect with its token),
+    from its own loopback address, as phones on a LAN have their own."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=20,
+                                   source_address=(f"127.0.1.{n // PER_ADDRESS + 1}", 0))
+    ws = websocket.create_connection(
+        f"ws://127.0.0.1:{port}/socket.io/?EIO=4&transport=websocket", socket=raw, timeout=20)
+    assert ws.recv().startswith("0{")
+    ws.send("40" + json.dumps({"token": token}))
+    while not ws.recv().startswith("40"):   # the table's own `changed` may come first
+        pass
+    return ws
 
 
 def free_port() -> int:
@@ -92,8 +111,9 @@ class _OwnProcess:
                                          start_new_session=True)
         self.pid = self.proc.pid
 
-    def _wait_up(self, find_base) -> None:
-        """`find_base(log text)` -> the base URL once the log tells it, else None."""
+    def _wait_up(self, find_base, answering: bool = True) -> None:
+        """`find_base(log text)` -> the base URL once the log tells it, else None; then,
+        if `answering`, until the server answers."""
         watch_file(self.log)
         end = time.monotonic() + self.timeout
         while not (base := find_base(self.text())):
@@ -101,7 +121,7 @@ class _OwnProcess:
             time.sleep(0.02)
         self.base = base
         self.port = int(base.rsplit(":", 1)[1])
-        while not self._up():
+        while answering and not self._up():
             self._still_starting(end)
             time.sleep(0.05)
 
@@ -199,11 +219,13 @@ class Served(_OwnProcess):
     answering (its worker made the app) when the constructor returns. `env`: more of the
     environment (XDG_DATA_HOME...); `ca`: the authority an https server makes (--https);
     `fork(db, log) -> pid`: instead of a new interpreter, a copy of one that has imported
-    the server already, leading its own process group (the same command, no flags)."""
+    the server already, leading its own process group (the same command, no flags);
+    `answering=False`: back as soon as the banner names the address (its worker may still
+    be starting)."""
 
     def __init__(self, folder, *flags: str, db: str | Path | None = None, port: int = 0,
                  env: dict | None = None, ca: Path | None = None, fork=None,
-                 timeout: float = 60):
+                 timeout: float = 60, answering: bool = True):
         super().__init__(folder, "serve", env, ca, timeout)
         self.db = Path(db) if db else self.folder / "baraha.sqlite3"
         if fork is not None:
@@ -212,7 +234,8 @@ class Served(_OwnProcess):
         else:
             self._popen([sys.executable, "-m", "webapp", "serve", "--host", "127.0.0.1",
                          "--port", str(port), "--db", str(self.db), *flags])
-        self._wait_up(lambda text: (m := re.search(r"https?://127\.0\.0\.1:\d+", text)) and m.group(0))
+        self._wait_up(lambda text: (m := re.search(r"https?://127\.0\.0\.1:\d+", text)) and m.group(0),
+                      answering)
 
 
 class Stacked(_OwnProcess):

@@ -103,9 +103,12 @@ def serve(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"baraha serve: --port: {e}", file=sys.stderr)    # one line, no usage
         return 2
-    return run(args.host, port, args.db, cert=args.cert, key=args.key, https=args.https,
-               tls_hosts=args.tls_host, names=args.name, shard=args.shard,
-               proxies=args.proxies, message_queue=args.message_queue)
+    try:
+        return run(args.host, port, args.db, cert=args.cert, key=args.key, https=args.https,
+                   tls_hosts=args.tls_host, names=args.name, shard=args.shard,
+                   proxies=args.proxies, message_queue=args.message_queue)
+    except KeyboardInterrupt:   # Ctrl-C before gunicorn took over its signals: a stop too
+        return 0
 
 
 def proxy_config(args: argparse.Namespace) -> int:

@@ -3,33 +3,45 @@
 Open websockets never end by themselves, and gunicorn's worker waits for its connections
 before it leaves, until it is killed ("Worker was sent SIGKILL!"). So the moment the worker
 is asked to stop, every connection is ended the way Engine.IO ends one (the phones reconnect
-by themselves once the server is back):
-- Ctrl-C (SIGINT, SIGQUIT): the `worker_int` hook;
-- SIGTERM (systemd, `kill`): gunicorn has no hook for it, but it clears the worker's
-  `alive` flag; a task started by `post_worker_init` watches that flag, ends the
-  connections and then leaves as Ctrl-C does (SystemExit, which gevent hands to the main
-  greenlet: gunicorn's own quick shutdown). A graceful wait would gain nothing: a websocket
-  waits for its phone's answer to the close, which a phone that left the Wi-Fi never sends,
-  and every answered move is already in the database.
+by themselves once the server is back), and the worker leaves at once: SystemExit, which
+gevent hands to the main greenlet (gunicorn's own quick shutdown). A graceful wait would
+gain nothing: a websocket waits for its phone's answer to the close, which a phone that left
+the Wi-Fi never sends, and every answered move is already in the database.
+
+Exactly one task leaves, however the stop comes: a task started by `post_worker_init`
+watches the worker's `alive` flag, which every stop clears (Ctrl-C, SIGQUIT, SIGTERM from
+systemd or `kill`). A Ctrl-C in a terminal reaches the worker twice (from the terminal and
+from gunicorn's master), and each time gunicorn calls `worker_int` and then leaves by
+itself; a second leaver's SystemExit can land while Python is already shutting down, where
+it is printed as a traceback. So `worker_int` never returns: the watching task leaves.
+A stop that comes while the worker starts (a Ctrl-C just after the banner) would reach it
+before gunicorn set the worker's own signal handlers, and be lost: the worker would run on
+until gunicorn killed it ("Worker was sent SIGKILL!", 10 s later). So the worker holds the
+stop signals from its fork (`post_fork`) until it is ready (`post_worker_init`).
 At the worker's exit (`worker_exit`) the database is closed: SQLite then writes its journal
 (the -wal file) into the database file, which alone holds every table afterwards.
 """
 from __future__ import annotations
 
 import logging
+import signal
 import sys
+import time
 
 log = logging.getLogger("baraha")
 
 WATCH_SECONDS = 0.1
 CLOSE_SECONDS = 1.5         # at most, so the worker leaves well within its graceful_timeout
+STOPS = {signal.SIGINT, signal.SIGQUIT, signal.SIGTERM}
 
 
 def hooks(made: list) -> dict:
     """gunicorn settings for the hooks; `made` holds the app once the worker made it."""
-    return {"worker_int": lambda worker: _end_connections(made),
-            "post_worker_init": lambda worker: _watch(worker, made),
-            "worker_exit": lambda server, worker: _close_tables(made)}
+    left = []       # the worker's main greenlet is leaving: nobody else may
+    return {"post_fork": lambda server, worker: signal.pthread_sigmask(signal.SIG_BLOCK, STOPS),
+            "worker_int": lambda worker: _wait_for_the_watch(),
+            "post_worker_init": lambda worker: _watch(worker, made, left),
+            "worker_exit": lambda server, worker: _close_tables(made, left)}
 
 
 def _end_connections(made: list) -> None:
@@ -39,7 +51,7 @@ def _end_connections(made: list) -> None:
         task.join(CLOSE_SECONDS)
 
 
-def _watch(worker, made: list) -> None:
+def _watch(worker, made: list, left: list) -> None:
     from .realtime import socketio_of
     socketio = socketio_of(made[0])     # the worker made its app before this hook
 
@@ -47,12 +59,23 @@ def _watch(worker, made: list) -> None:
         while worker.alive:
             socketio.sleep(WATCH_SECONDS)
         _end_connections(made)
-        sys.exit(0)
+        if not left:        # no yield between the test and the exit: one leaver
+            sys.exit(0)
 
     socketio.start_background_task(watch)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)     # a stop held since the fork: now
 
 
-def _close_tables(made: list) -> None:
+def _wait_for_the_watch() -> None:
+    """`worker_int`: gunicorn cleared `alive` just before; the watching task ends the
+    connections and leaves, and this greenlet waits for the process to end with it (a
+    gevent worker's `time.sleep` lets the others run)."""
+    while True:
+        time.sleep(60)
+
+
+def _close_tables(made: list, left: list) -> None:
+    left.append(True)
     from .tables import tables_of
     for app in made:
         try:

@@ -9,18 +9,16 @@ journal, it holds every table as the last answered move left it.
 """
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import signal
-import socket
 import sys
 
 import pytest
 import requests
 import websocket  # websocket-client, python-socketio's own transport
 
-from tests.servers import Served
+from tests.servers import Served, phone_socket
 from webapp import create_app
 from webapp.tables import tables_of
 
@@ -29,21 +27,6 @@ pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is no
               pytest.mark.alone]
 
 PHONES = 200
-PER_ADDRESS = 20        # under the server's bound of sessions per address
-
-
-def _phone(port: int, n: int, token: str):
-    """A phone's socket (Engine.IO over a websocket, Socket.IO's connect with its token),
-    from its own loopback address, as phones on a LAN have their own."""
-    raw = socket.create_connection(("127.0.0.1", port), timeout=20,
-                                   source_address=(f"127.0.1.{n // PER_ADDRESS + 1}", 0))
-    ws = websocket.create_connection(
-        f"ws://127.0.0.1:{port}/socket.io/?EIO=4&transport=websocket", socket=raw, timeout=20)
-    assert ws.recv().startswith("0{")
-    ws.send("40" + json.dumps({"token": token}))
-    while not ws.recv().startswith("40"):   # the table's own `changed` may come first
-        pass
-    return ws
 
 
 def _closed_by_server(ws) -> bool:
@@ -89,7 +72,7 @@ def test_a_stop_with_phones_connected_is_quick_clean_and_leaves_the_file_whole(t
         tokens = [requests.post(f"{base}/api/tables/{code}/seats", json={"name": n},
                                 timeout=10).json()["token"] for n in ("Ana", "Ben", "Cy")]
         version = _play(base, code, tokens, 12)
-        phones = [_phone(server.port, n, tokens[n % 3]) for n in range(PHONES)]
+        phones = [phone_socket(server.port, n, tokens[n % 3]) for n in range(PHONES)]
         status, took = server.stop(sig)
     assert status == 0
     assert took < 3.0, f"the server took {took:.1f} s to stop with {PHONES} phones"
