@@ -13,30 +13,52 @@ if os.environ.get("CI"):
 
 
 # ---- tests that measure time run alone --------------------------------------------------
-# The suite runs on several workers (pytest-xdist). A test marked `alone` times the server
-# (answers within 1 s under a siege, a ping within 0.5 s): it runs with no other test
-# beside it, and the others run side by side. A lock shared by every worker of the run
-# (flock on a file in the run's temporary folder): the others hold it shared, an `alone`
-# test holds it alone; a gate in front keeps new tests from overtaking one that waits.
+# The suite runs on several workers (pytest-xdist). A module marked `alone` times the server
+# (answers within 1 s under a siege, a stop within 3 s): its tests run with no other test
+# beside them, and the others run side by side. A lock shared by every worker of the run
+# (flock on a file in the run's temporary folder): the others hold it shared for a test, an
+# `alone` module holds it alone for all its tests (the others finish what they run once per
+# module, not once per test); a gate in front keeps new tests from overtaking one that waits.
 
-@pytest.fixture(autouse=True)
-def _alone_or_side_by_side(request, tmp_path_factory):
+def _lock_files(tmp_path_factory):
     folder = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         folder = folder.parent          # shared by the run's workers
-    with open(folder / "alone.gate", "a+") as gate, open(folder / "alone.lock", "a+") as lock:
-        if request.node.get_closest_marker("alone"):
-            fcntl.flock(gate, fcntl.LOCK_EX)
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        else:
-            fcntl.flock(gate, fcntl.LOCK_SH)
-            fcntl.flock(lock, fcntl.LOCK_SH)
-            fcntl.flock(gate, fcntl.LOCK_UN)
+    return open(folder / "alone.gate", "a+"), open(folder / "alone.lock", "a+")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _alone(request, tmp_path_factory):
+    if not request.node.get_closest_marker("alone"):
+        yield
+        return
+    gate, lock = _lock_files(tmp_path_factory)
+    with gate, lock:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
             fcntl.flock(gate, fcntl.LOCK_UN)
+
+
+@pytest.fixture(autouse=True)
+def _side_by_side(request, tmp_path_factory, _alone):
+    if request.node.get_closest_marker("alone"):    # its module holds the lock alone
+        assert request.node.getparent(pytest.Module).get_closest_marker("alone"), \
+            "`alone` marks a whole module (pytestmark), not one test"
+        yield
+        return
+    gate, lock = _lock_files(tmp_path_factory)
+    with gate, lock:
+        fcntl.flock(gate, fcntl.LOCK_SH)
+        fcntl.flock(lock, fcntl.LOCK_SH)
+        fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 # ---- a live server's log -------------------------------------------------------------------

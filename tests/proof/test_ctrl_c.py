@@ -36,7 +36,7 @@ def _ctrl_c(server: Served, late_quit: float | None = None) -> float:
     return time.monotonic() - start
 
 
-@pytest.mark.parametrize("after", [0.0, 0.1, 0.2, 0.4])
+@pytest.mark.parametrize("after", [0.0, 0.2, 0.4])
 def test_ctrl_c_while_the_server_starts(tmp_path, server_log, after):
     with Served(tmp_path, answering=False) as server:
         time.sleep(after)
@@ -44,7 +44,7 @@ def test_ctrl_c_while_the_server_starts(tmp_path, server_log, after):
     assert took < 5.0, f"the server took {took:.1f} s to leave"
 
 
-@pytest.mark.parametrize("gap", [0.0, 0.2])
+@pytest.mark.parametrize("gap", [0.2])
 def test_ctrl_c_with_phones_connected_and_a_late_quit(tmp_path, server_log, gap):
     with Served(tmp_path) as server:
         code = requests.post(f"{server.base}/api/tables", json={"game": "tonk", "players": 2},
