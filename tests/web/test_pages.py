@@ -152,9 +152,18 @@ def test_actions_stale_illegal_and_next(app, client, stacked):
     assert 'id="result"' in html and "You pay Ben" in html and "Next hand" in html
     assert "Ana pays" not in html
     r = post(client, code, 1, {"do": "next"})
-    assert r.status_code == 200 and "Waiting for Ben, Cy" in r.data.decode()
+    assert r.status_code == 200 and "Waiting for Ben and Cy to press Next hand." in r.data.decode()
     # Ben, who has not pressed it yet, is told that Ana has.
     assert "Ana pressed Next hand." in ben.get(f"/t/{code}/view", headers=HX).data.decode()
+    # In Filipino one person is "si", two or more "sina" (its plural forms count things: a
+    # 2 or a 3 takes the singular's), joined with "at".
+    fil = {**HX, "Accept-Language": "fil"}
+    assert "Hinihintay pa sina Ben at Cy na pumindot" in \
+        client.get(f"/t/{code}/view", headers=fil).data.decode()
+    assert post(ben, code, 1, {"do": "next"}).status_code == 200
+    assert "Hinihintay pa si Cy na pumindot" in client.get(f"/t/{code}/view", headers=fil).data.decode()
+    assert "Pumindot na ng Susunod na round sina Ana at Ben." in \
+        cy.get(f"/t/{code}/view", headers=fil).data.decode()
 
 
 def test_a_partial_names_no_hidden_card(app, client, stacked):

@@ -129,6 +129,11 @@ def name_said(view: dict, seat) -> str:
     return W.seat_name(W.said_names(view.get("players"), _translate()), seat, _translate())
 
 
+def names(said) -> str:
+    """People named in a sentence, in the reader's language: "Ana, Ben and Cy"."""
+    return W.join(list(said), _translate())
+
+
 def words(view: dict) -> dict:
     """The game's own words for buttons and labels (Tonk: spread, hit, book)."""
     return W.vocabulary(view.get("game"), _translate())
@@ -406,7 +411,7 @@ def install(app) -> None:
         no_dump_marks=no_dump_marks, beneath=beneath,
         laid_off=laid_off, meld_faces=meld_faces, is_wild=is_wild)
     app.jinja_env.filters.update(card_label=card_label, cards_label=cards_label, canon=canon,
-                               meld_label=meld_label, as_label=as_label)
+                               meld_label=meld_label, as_label=as_label, names=names)
 
 
 def draw_blocked(view: dict) -> str | None:
