@@ -4,6 +4,8 @@
   of something: a card being dragged goes on under the finger (the same element, still
   following it) and lands where it is dropped, once; picked cards stay picked; focus stays
   on the card that had it; an open sheet stays open.
+- A view the server did not give (429, 503, no connection) is asked again by the page
+  itself: the signal it answered may be the last while the table waits for this phone.
 - A page settles: a table the host closes says so within seconds with the way home, and no
   longer says a hand is being dealt; once the table has left the server, the page says it is
   over, stops reconnecting and asks nothing more.
@@ -153,6 +155,31 @@ def test_a_closed_table_settles_on_an_open_page(server, phone):
     phone.on("request", lambda req: asked.append(req.url))
     time.sleep(2)
     assert not [u for u in asked if "/socket.io/" in u or u.endswith("/view")], asked
+
+
+@pytest.mark.parametrize("refusal", [429, 503, "offline"])
+def test_a_view_the_server_did_not_give_is_asked_again(server, phone, refusal):
+    # Ben's move is the last signal for a while (the table now waits for Ana), and the
+    # page's fetch of it is refused (too many asks from one address, a busy server, a
+    # Wi-Fi blip): the page asks again by itself and shows the move.
+    code, _, ben = sit(server, phone)
+    refused = []
+
+    def once(route):
+        if refused:
+            route.continue_()
+        elif refusal == "offline":
+            refused.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            refused.append(route.request.url)
+            route.fulfill(status=refusal, body="not now", headers={"Retry-After": "1"})
+    phone.route(f"**/t/{code}/view*", once)
+    before = phone.locator("[data-pile=stock]").get_attribute("aria-label")
+    now = ben_moves(server, code, ben, {"do": "draw"})
+    wait_version(phone, now, timeout=10)
+    assert refused, "the page fetched nothing"
+    expect(phone.locator("[data-pile=stock]")).not_to_have_attribute("aria-label", before)
 
 
 def test_a_page_is_told_at_connect_only_when_it_is_behind(server, phone):

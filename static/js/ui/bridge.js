@@ -194,22 +194,28 @@ if (root) {
 
 /* ---- Socket.IO: a signal that version N exists; each phone fetches its own view ---- */
 function connect() {
-  let busy = false, again = false;
+  let busy = false, again = false, wait = 0, later = null;
   // While the view is fetched the table says it is busy (screen readers wait for it).
   async function fetchView() {
     const r = await fetch(root.getAttribute("data-partial"), {
       headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store",
     });
     if (settleOn(r.status)) return;
-    if (!r.ok) throw new Error(String(r.status));
+    if (!r.ok) throw Object.assign(new Error(String(r.status)), { after: +r.headers.get("Retry-After") || 0 });
     redraw(await r.text());
   }
   function resync() {
     if (settled) return;
     if (busy) { again = true; return; }
+    clearTimeout(later);
     busy = true;
     root.setAttribute("aria-busy", "true");
-    fetchView().catch(() => { /* the banner already says it, and the next signal asks again */ })
+    // A view the server did not give (busy, too many asks, out of reach) is asked again,
+    // later each time: no other signal may come while the table waits for this phone.
+    fetchView().then(() => { wait = 0; }, (err) => {
+      wait = Math.min(15000, Math.max(1000, wait * 2, (err.after || 0) * 1000));
+      later = setTimeout(resync, wait);
+    })
       .then(() => {
         busy = false;
         if (again) { again = false; resync(); } else root.removeAttribute("aria-busy");
