@@ -79,6 +79,11 @@ def result_fits(page, what: str) -> dict:
     got = whole(page, RESULT, what)
     c = got["counts"]
     assert c["title"] >= 1 and c["line"] >= 1 and c["button"] >= 1, (what, c)
+    # Where the lines run on in one paragraph, " · " between them (a CSS escape once ate
+    # the space after the dot).
+    between = page.evaluate("""() => [...document.querySelectorAll("#result li, #result p")]
+        .map(e => getComputedStyle(e, "::before").content).filter(c => c.includes("\u00b7"))""")
+    assert all("".join(re.findall(r'"([^"]*)"', c)) == " \u00b7 " for c in between), (what, between)
     return got
 
 

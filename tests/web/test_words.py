@@ -86,7 +86,7 @@ def test_the_stock_running_out_and_tonk_endings():
     assert Words(v, viewer=0).lines() == ["You dropped", "You were caught with 9 by Cy (4, lower)"]
     v = view("tonk", events=[{"seat": 1, "do": "drop"}],
              result={"end": "caught", "winners": [0], "deadwood": [5, 9, 9], "lines": []})
-    assert Words(v, viewer=0).lines()[-1] == ("Seat 2 was caught with 9 by You (5, lower) and Cy "
+    assert Words(v, viewer=0).lines()[-1] == ("Seat 2 was caught with 9 by you (5, lower) and Cy "
                                               "(9: a tie goes against the one who dropped)")
 
 

@@ -257,8 +257,8 @@ class Words:
             if dropper is None:
                 return []
             mine = counts[dropper]
-            catchers = [self.template("catcher." + ("tie" if counts[s] == mine else "lower"))
-                        .format(name=self.name(s), count=counts[s])
+            catchers = [self.template("catcher." + ("tie" if counts[s] == mine else "lower"),
+                                      s == self.viewer).format(name=self.name(s), count=counts[s])
                         for s in range(len(counts)) if s != dropper and counts[s] <= mine]
             return [self.say("caught", dropper, count=mine, catchers=self.join(catchers))]
         if end == "stock" and self.game == "tonk" and not winners:

@@ -146,6 +146,8 @@ CATALOG: dict[str, str] = {
     "tonk.caught.you": N_("You were caught with {count} by {catchers}"),
     "tonk.catcher.lower": N_("{name} ({count}, lower)"),
     "tonk.catcher.tie": N_("{name} ({count}: a tie goes against the one who dropped)"),
+    "tonk.catcher.lower.you": N_("you ({count}, lower)"),
+    "tonk.catcher.tie.you": N_("you ({count}: a tie goes against the one who dropped)"),
     "tonk.won.caught": N_("{name} had the lowest count, {count}"),
     "tonk.won.caught.you": N_("You had the lowest count, {count}"),
     "tonk.won.stock": N_("{name} won with the lowest count, {count}"),
