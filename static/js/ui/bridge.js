@@ -1,7 +1,5 @@
 /* The bridge: told "version N exists" over Socket.IO, the page fetches its own view and
-   morphs #table into it (idiomorph keeps the elements that stay: a drag, focus, an open
-   sheet, picked cards). A move's answer is morphed in alike. A page that heard of a newer
-   version than it shows fetches it; one whose table is over settles (docs/UI.md). */
+   morphs #table into it; a move's answer alike (docs/UI.md). */
 import { $, $$, S, say, toast, notice, view, version, picks, motion } from "./dom.js";
 import { turnCue } from "./prefs.js";
 import { afterView } from "./cues.js";
@@ -26,10 +24,8 @@ document.body.addEventListener("htmx:beforeRequest", (e) => {
     elt.addEventListener("htmx:afterRequest", posted, { once: true });
   }
 });
-// The version our own tap's answer showed: its `changed` is not fetched again, once. The
-// `changed` usually arrives while the tap's POST is still out: it waits for the answer,
-// and is then the one that was ours. Only that one: a change beside the moves (a watcher,
-// a seat asked back) keeps the version, and its `changed` must be fetched.
+// The version our own tap's answer showed: its `changed` (which usually waits for the
+// answer) is not fetched again, once; a change beside the moves keeps the version.
 let ownVersion = null, posting = false, pending = null;
 function versionOf(text) {
   const m = /data-version="(\d+)"/.exec(text || "");
@@ -47,9 +43,8 @@ document.body.addEventListener("htmx:beforeSwap", (e) => {
 });
 
 /* ---- the redraw: a morph, not a replacement ---------------------------------------------- */
-// What the server does not know and the morph keeps: a card you picked (its aria-pressed),
-// an open sheet or <details> (open), the card you are dragging (left as it is), and the
-// regions the phone fills itself (a review, the sit-behind list: data-kept).
+// What the server does not know and the morph keeps: picks (aria-pressed), an open sheet
+// or <details>, the card being dragged, the regions the phone fills (data-kept).
 const KEEP = {
   beforeNodeMorphed(from) {
     return !(from === dragging() || (from.hasAttribute && from.hasAttribute("data-kept") && from.childElementCount));
@@ -201,7 +196,7 @@ function connect() {
       headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store",
     });
     if (settleOn(r.status)) return;
-    if (!r.ok) throw Object.assign(new Error(String(r.status)), { after: +r.headers.get("Retry-After") || 0 });
+    if (!r.ok) throw new Error(String(r.status));
     redraw(await r.text());
   }
   function resync() {
@@ -210,12 +205,9 @@ function connect() {
     clearTimeout(later);
     busy = true;
     root.setAttribute("aria-busy", "true");
-    // A view the server did not give (busy, too many asks, out of reach) is asked again,
-    // later each time: no other signal may come while the table waits for this phone.
-    fetchView().then(() => { wait = 0; }, (err) => {
-      wait = Math.min(15000, Math.max(1000, wait * 2, (err.after || 0) * 1000));
-      later = setTimeout(resync, wait);
-    })
+    // Not given (429, 5xx, offline): asked again, later each time (no other signal may
+    // come while the table waits for this phone).
+    fetchView().then(() => { wait = 0; }, () => { wait = Math.min(15000, 2 * wait || 1000); later = setTimeout(resync, wait); })
       .then(() => {
         busy = false;
         if (again) { again = false; resync(); } else root.removeAttribute("aria-busy");
@@ -229,14 +221,10 @@ function connect() {
     if (words) banner.textContent = words;
     banner.hidden = !on;
   }
-  // Websocket first (one round trip less). No tryAllTransports: Engine.IO drops a transport
-  // that failed from that connection's list, so a phone that fell back to polling in the
-  // same attempt would never upgrade. After a failed attempt the next ones start on
-  // polling and upgrade, as Socket.IO's own docs advise (client options, `transports`).
-  // `?code=`: a proxy in front of several servers routes the socket by it (docs/API.md).
+  // Websocket first, no tryAllTransports; after a failed attempt, polling first and then
+  // upgrade (docs/UI.md). `?code=` routes the socket behind a proxy (docs/API.md).
   const code = root.getAttribute("data-code");
-  // `told`: the table's last signal this page's view is as new as; the server sends
-  // `changed` at once if there has been another since (or it restarted), else nothing.
+  // `told`: the signal this view is as new as; the server says `changed` only if behind.
   const told = () => { const v = view(); return v ? v.getAttribute("data-told") || "" : ""; };
   socket = window.io({ transports: ["websocket", "polling"], query: { code },
                        auth: (cb) => cb({ code, told: told() }) });
