@@ -1,4 +1,5 @@
 """Settings for the whole suite."""
+import contextlib
 import fcntl
 import os
 
@@ -20,11 +21,23 @@ if os.environ.get("CI"):
 # `alone` module holds it alone for all its tests (the others finish what they run once per
 # module, not once per test); a gate in front keeps new tests from overtaking one that waits.
 
-def _lock_files(tmp_path_factory):
+@contextlib.contextmanager
+def _holding(tmp_path_factory, alone: bool):
+    """The run's lock, alone or shared; the gate stays closed behind one who holds it alone."""
     folder = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         folder = folder.parent          # shared by the run's workers
-    return open(folder / "alone.gate", "a+"), open(folder / "alone.lock", "a+")
+    mode = fcntl.LOCK_EX if alone else fcntl.LOCK_SH
+    with open(folder / "alone.gate", "a+") as gate, open(folder / "alone.lock", "a+") as lock:
+        fcntl.flock(gate, mode)
+        fcntl.flock(lock, mode)
+        if not alone:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            fcntl.flock(gate, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -32,15 +45,8 @@ def _alone(request, tmp_path_factory):
     if not request.node.get_closest_marker("alone"):
         yield
         return
-    gate, lock = _lock_files(tmp_path_factory)
-    with gate, lock:
-        fcntl.flock(gate, fcntl.LOCK_EX)
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            fcntl.flock(gate, fcntl.LOCK_UN)
+    with _holding(tmp_path_factory, alone=True):
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -50,15 +56,8 @@ def _side_by_side(request, tmp_path_factory, _alone):
             "`alone` marks a whole module (pytestmark), not one test"
         yield
         return
-    gate, lock = _lock_files(tmp_path_factory)
-    with gate, lock:
-        fcntl.flock(gate, fcntl.LOCK_SH)
-        fcntl.flock(lock, fcntl.LOCK_SH)
-        fcntl.flock(gate, fcntl.LOCK_UN)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with _holding(tmp_path_factory, alone=False):
+        yield
 
 
 # ---- a live server's log -------------------------------------------------------------------
