@@ -104,6 +104,19 @@ class Table:
         assert r.status_code == 200, r.text
         return r.json()
 
+    def in_play(self) -> None:
+        """A Tonk hand may end as it is dealt (49 or 50 wins at once): the next is dealt
+        until one is played."""
+        for _ in range(10):
+            if self.view(0)["result"] is None:
+                return
+            for seat in (0, 1):
+                r = requests.post(f"{self.base}/api/tables/{self.code}/actions", timeout=10,
+                                  headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+                                  json={"version": self.view(seat)["version"], "action": {"do": "next"}})
+                assert r.status_code == 200, r.text
+        raise AssertionError(f"ten hands at {self.code} ended as they were dealt")
+
     def move(self) -> int:
         """The seat whose move it is makes one (a draw when it can); the new version."""
         for seat in (0, 1):
@@ -149,6 +162,7 @@ def pages(browser, fiesta, tables):
     with phone_page(browser, 360, 640) as en, phone_page(browser, 360, 640, lang="fil") as fil:
         for page, table in ((en, tables[0]), (fil, tables[1])):
             table.sit(page)
+            table.in_play()
             page.goto(f"{fiesta.base}/t/{table.code}")
             expect(page.locator("#hand .pick").first).to_be_visible()
             settled(page)
