@@ -249,11 +249,15 @@ def test_a_stranger_repeating_claims_cannot_stall_the_players(server):
         time.sleep(0.3)
         assert view(base, code, ana)["version"] == before      # claims are not moves
         play_to_the_end(base, code, [ana, ben])                 # no tap answered 409
+        # A quick hand can end before a busy machine sent the flood's 12th claim.
+        deadline = time.monotonic() + 10
+        while len(answers) < 12 and time.monotonic() < deadline:
+            time.sleep(0.05)
     finally:
         stop.set()
     # One address holds two claims at once, and makes three a minute: the flood is 429.
     assert answers[:2] == [303, 303] and answers[2] == 429, answers[:10]
-    assert len(answers) > 10 and set(answers) == {303, 429}
+    assert len(answers) >= 12 and set(answers) == {303, 429}
     assert answers.count(303) <= 3, answers.count(303)
     # The host sees who asked: both claims, each with its code.
     host, _ = page_phone(base, code, ana)
