@@ -18,8 +18,11 @@ A stop that comes while the worker starts (a Ctrl-C just after the banner) would
 before gunicorn set the worker's own signal handlers, and be lost: the worker would run on
 until gunicorn killed it ("Worker was sent SIGKILL!", 10 s later). So the worker holds the
 stop signals from its fork (`post_fork`) until it is ready (`post_worker_init`).
-At the worker's exit (`worker_exit`) the database is closed: SQLite then writes its journal
-(the -wal file) into the database file, which alone holds every table afterwards.
+At the worker's exit (`worker_exit`) the stop signals are held again: Python gives them
+back their default action as it shuts down, so a late one (the master's quit on a busy
+machine) would kill the worker there, and gunicorn logs that as an error. Then the database
+is closed: SQLite writes its journal (the -wal file) into the database file, which alone
+holds every table afterwards.
 """
 from __future__ import annotations
 
@@ -76,6 +79,7 @@ def _wait_for_the_watch() -> None:
 
 def _close_tables(made: list, left: list) -> None:
     left.append(True)
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)     # leaving already: the rest are moot
     from .tables import tables_of
     for app in made:
         try:

@@ -16,6 +16,7 @@ import pytest
 import requests
 
 from tests.servers import Served, phone_socket
+from webapp.serve import GRACEFUL_SECONDS
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn is not on Windows")
 
@@ -41,7 +42,9 @@ def test_ctrl_c_while_the_server_starts(tmp_path, server_log, after):
     with Served(tmp_path, answering=False) as server:
         time.sleep(after)
         took = _ctrl_c(server)
-    assert took < 5.0, f"the server took {took:.1f} s to leave"
+    # The worker leaves once it has started, which takes seconds on a busy machine; a stop
+    # it lost would keep it until gunicorn kills it, 10 s on (GRACEFUL_SECONDS).
+    assert took < GRACEFUL_SECONDS - 1, f"the server took {took:.1f} s to leave"
 
 
 @pytest.mark.parametrize("gap", [0.2])
