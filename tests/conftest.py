@@ -20,6 +20,9 @@ if os.environ.get("CI"):
 # (flock on a file in the run's temporary folder): the others hold it shared for a test, an
 # `alone` module holds it alone for all its tests (the others finish what they run once per
 # module, not once per test); a gate in front keeps new tests from overtaking one that waits.
+# They are collected last: xdist hands out the files with the most tests first and, among
+# files of as many tests, in the order collected; so they come near the end of the run,
+# where the other workers are finishing anyway, rather than stop them in the middle.
 
 @contextlib.contextmanager
 def _holding(tmp_path_factory, alone: bool):
@@ -66,7 +69,12 @@ def _side_by_side(request, tmp_path_factory, _alone):
 # traceback (tests/server_log.py). A test that provokes one on purpose says which:
 # `server_log.expect("text")`.
 
+def _alone_last(items) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("alone") is not None)     # stable
+
+
 def pytest_collection_modifyitems(items):
+    _alone_last(items)
     # A server's thread that dies of an exception during a test's call: pytest reports it as
     # a warning (its own hook replaces the fixture's for that phase); here it fails the test.
     for item in items:

@@ -2,8 +2,8 @@
 
 The pages' Content-Security-Policy has no 'unsafe-eval', and Playwright's wait_for_function
 compiles its predicate with eval inside the page whenever it has to poll. page.evaluate
-runs through the DevTools protocol, which the policy does not cover, so polling from here
-works on the real, strict pages."""
+runs through the DevTools protocol, which the policy does not cover: a function evaluated
+that way may poll inside the real, strict pages."""
 from __future__ import annotations
 
 import time
@@ -19,12 +19,30 @@ def wait_for(pred, timeout: float = 10.0) -> bool:
     return False
 
 
+# The page asks itself every `every` ms (a timer in the page, no eval: the expression is
+# part of the function the DevTools protocol compiles), and answers once: a wait costs
+# one call over the protocol, not one every 50 ms.
+_POLL = """async ([arg, ms, every]) => {
+  const check = () => (%s);
+  const end = performance.now() + ms;
+  for (;;) {
+    let value = check();
+    if (typeof value === "function") value = value(arg);
+    value = await value;
+    if (value) return value;
+    if (performance.now() >= end) return null;
+    await new Promise(done => setTimeout(done, every));
+  }
+}"""
+
+
 def wait_js(page, expression: str, arg=None, timeout: float = 30.0, every: float = 0.05):
     """Evaluate `expression` (an expression, or a function of `arg`) until it is truthy."""
     deadline = time.monotonic() + timeout
     while True:
+        left = max(0.0, deadline - time.monotonic())
         try:
-            value = page.evaluate(expression, arg) if arg is not None else page.evaluate(expression)
+            value = page.evaluate(_POLL % expression, [arg, left * 1000, every * 1000])
         except Exception as e:           # a navigation in between: ask the new page
             if "Execution context was destroyed" not in str(e) and "navigat" not in str(e):
                 raise

@@ -24,7 +24,7 @@ ONE_LEVEL = ["--tables", "1", "--seconds", "2", "--think", "0.2", "--no-pin"]
 # id -> (command, the other files of bench/ it runs)
 RUNS: dict[str, tuple[list[str], set[str]]] = {
     "engine": ([PY, "bench/engine.py", "--rounds", "1", "--seconds", "0.05"], {"machine.py"}),
-    "bots": ([PY, "bench/bots.py", "--hands", "1"], set()),
+    "bots": ([PY, "bench/bots.py", "--hands", "1", "--levels", "easy"], set()),
     "bots-learning": ([PY, "bench/bots.py", "--learning", "--hands", "1"], {"learning.py"}),
     "cost": ([PY, "bench/cost.py", "--moves", "5"], set()),
     "cost-store-lock": ([PY, "bench/cost.py", "--store-lock", "2", "--seconds", "1"],

@@ -8,14 +8,24 @@ player's phone has been told (over Socket.IO) that the table moved on.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 from tests.waiting import settled, wait_js
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+SHOTS = os.environ.get("BARAHA_SHOTS")      # a folder: keep the tests' screenshots there
 ORDER = {s: i for i, s in enumerate("CDHS")}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def shot(target, name: str, **kw) -> None:
+    """A screenshot of a page or a locator, to look at, when BARAHA_SHOTS names a folder:
+    a PNG costs the browser a raster and an encode, which the suite spends on nothing else."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(Path(SHOTS) / name), **kw)
 
 
 def scenario(name: str) -> dict:

@@ -9,9 +9,6 @@ screen, bigger still, and the rest of the table is one swipe of the felt away. T
 is chosen in Settings and kept on the phone (applied before the first paint)."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
@@ -19,7 +16,7 @@ from webapp.tables.cookies import cookie_name
 from tests.waiting import settled, wait_js
 
 from . import tabletop
-from .driver import CORNER, wait_version
+from .driver import CORNER, shot, wait_version
 from .fit import fits, phone_page, table_fits
 from .test_settlement_fit import _act, _open, result_fits, tongits_to_the_call
 from .test_table import server  # noqa: F401  (the module's live server)
@@ -67,7 +64,7 @@ def small_glyphs(page, least: float) -> list:
 
 
 @pytest.mark.parametrize("lang", ["fil"])
-def test_at_large_the_whole_table_fits_360x640_with_every_rank_and_suit_16px(browser, server, lang, tmp_path):  # noqa: F811
+def test_at_large_the_whole_table_fits_360x640_with_every_rank_and_suit_16px(browser, server, lang):  # noqa: F811
     with phone_page(browser, 360, 640, lang) as page:
         open_table(server, page, "tongits", 0, 1)
         assert small_glyphs(page, 16), "at normal size some ranks are under 16px"
@@ -90,12 +87,11 @@ def test_at_large_the_whole_table_fits_360x640_with_every_rank_and_suit_16px(bro
                 assert not small_glyphs(page, 16), (what, small_glyphs(page, 16))
                 page.locator("#hand [data-card]").first.click(position=CORNER)
                 table_fits(page, what + ", a card picked")
-            shots = Path(os.environ.get("BARAHA_SHOTS") or tmp_path)     # BARAHA_SHOTS=DIR keeps them
-            page.screenshot(path=str(shots / f"card-size-large-360x640-{lang}-{game}-{melds}-{turn}.png"))
+            shot(page, f"card-size-large-360x640-{lang}-{game}-{melds}-{turn}.png")
 
 
 @pytest.mark.parametrize("lang", ["fil"])
-def test_at_largest_the_hand_and_moves_stay_on_screen_and_the_rest_is_a_swipe_away(browser, server, lang, tmp_path):  # noqa: F811
+def test_at_largest_the_hand_and_moves_stay_on_screen_and_the_rest_is_a_swipe_away(browser, server, lang):  # noqa: F811
     with phone_page(browser, 360, 640, lang) as page:
         open_table(server, page, "tongits", 0, 1)
         normal = page.locator("#hand .pick").first.bounding_box()["height"]
@@ -107,7 +103,7 @@ def test_at_largest_the_hand_and_moves_stay_on_screen_and_the_rest_is_a_swipe_aw
             n = fits(page, what)                # every card of the hand and every move
             assert n >= len(t.view(0)["hand"]), (what, n)
             assert not small_glyphs(page, 18), (what, small_glyphs(page, 18))
-            page.screenshot(path=str(tmp_path / f"largest-{lang}-{game}-{melds}-{turn}-top.png"))
+            shot(page, f"largest-{lang}-{game}-{melds}-{turn}-top.png")
             # The rest: the felt scrolls (the page does not); one swipe up shows its end.
             felt = page.locator(".felt-col")
             box = felt.bounding_box()
@@ -118,7 +114,7 @@ def test_at_largest_the_hand_and_moves_stay_on_screen_and_the_rest_is_a_swipe_aw
             assert lanes["y"] + lanes["height"] <= box["y"] + box["height"] + .5, (what, lanes, box)
             assert page.evaluate("scrollY") == 0, what
             fits(page, what + ", the felt scrolled")
-            page.screenshot(path=str(tmp_path / f"largest-{lang}-{game}-{melds}-{turn}.png"))
+            shot(page, f"largest-{lang}-{game}-{melds}-{turn}.png")
 
 
 def test_the_card_size_is_kept_on_the_phone_and_applied_before_the_first_paint(browser, server):  # noqa: F811
@@ -152,7 +148,7 @@ def test_the_card_size_is_kept_on_the_phone_and_applied_before_the_first_paint(b
 
 
 @pytest.mark.parametrize("lang", ["en", "fil"])
-def test_at_large_the_settlement_fits_360x640_with_every_rank_and_suit_16px(browser, server, lang, tmp_path):  # noqa: F811
+def test_at_large_the_settlement_fits_360x640_with_every_rank_and_suit_16px(browser, server, lang):  # noqa: F811
     """The longest Tong-its settlement (a challenged Draw, two secret sets, aces): every
     hand's cards whole and 16px, every line, the chips and Next hand on one screen."""
     t, token = tongits_to_the_call(server, 5)
@@ -167,4 +163,4 @@ def test_at_large_the_settlement_fits_360x640_with_every_rank_and_suit_16px(brow
         result_fits(page, f"large, {lang}: the settlement")
         assert page.locator("#result [data-card]").count() >= 30
         assert not small_glyphs(page, 16), small_glyphs(page, 16)
-        page.screenshot(path=str(tmp_path / f"large-{lang}-settlement.png"))
+        shot(page, f"large-{lang}-settlement.png")

@@ -9,6 +9,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, expect
 
+from .driver import shot
 from .test_i18n import fits
 from .test_ui import axe
 
@@ -50,7 +51,7 @@ class Seat:
 
 
 @pytest.mark.parametrize("lang", ["fil"])
-def test_hands_replay_and_match_screen_at_360(live_server, browser: Browser, lang, tmp_path):
+def test_hands_replay_and_match_screen_at_360(live_server, browser: Browser, lang):
     base, rng, w = live_server(), random.Random(21), WORDS[lang]
     r = requests.post(f"{base}/api/tables", json={"game": "tongits", "players": 3,
                                                   "options": {"match_hands": 2},
@@ -77,7 +78,7 @@ def test_hands_replay_and_match_screen_at_360(live_server, browser: Browser, lan
         expect(page.locator("#hands-list [data-hand]")).to_have_count(1)   # hand 2 is in play
         fits(page, "the Hands panel")
         axe(page, f"the Hands panel ({lang})")
-        page.screenshot(path=str(tmp_path / f"{lang}-hands.png"))
+        shot(page, f"{lang}-hands.png")
 
         page.locator("#hands-list [data-hand='1'] button").click()
         replay = page.locator("#replay")
@@ -97,7 +98,7 @@ def test_hands_replay_and_match_screen_at_360(live_server, browser: Browser, lan
         page.locator("[data-replay=play]").click()          # pause
         fits(page, "a replay")
         axe(page, f"a replay ({lang})")
-        page.screenshot(path=str(tmp_path / f"{lang}-replay.png"))
+        shot(page, f"{lang}-replay.png")
         href = page.locator("#replay a[download]").get_attribute("href")
         got = page.request.get(base + href)
         assert got.status == 200 and "attachment" in got.headers["content-disposition"]
@@ -108,7 +109,7 @@ def test_hands_replay_and_match_screen_at_360(live_server, browser: Browser, lan
         expect(page.locator("#match-screen")).to_have_attribute("data-over", "0")
         expect(page.locator("#match-screen svg.chart polyline")).to_have_count(3)
         expect(page.locator("#match-screen")).not_to_contain_text(w["again"])
-        page.screenshot(path=str(tmp_path / f"{lang}-match-mid.png"))
+        shot(page, f"{lang}-match-mid.png")
 
         ana.play_hand(rng)                                   # the match's last hand
         page.goto(f"{base}/t/{code}")
@@ -128,7 +129,7 @@ def test_hands_replay_and_match_screen_at_360(live_server, browser: Browser, lan
             colours = page.evaluate("""() => [...document.querySelectorAll('#match-screen .series polyline')]
                 .map(p => getComputedStyle(p).stroke)""")
             assert len(set(colours)) == 3, f"a colour per seat ({scheme}): {colours}"
-            page.screenshot(path=str(tmp_path / f"{lang}-match-{scheme}.png"))
+            shot(page, f"{lang}-match-{scheme}.png")
         page.emulate_media(color_scheme="light")
         page.evaluate("document.documentElement.classList.add('four-colour')")
         suits = page.evaluate("""() => [...document.querySelectorAll('#match-screen .series polyline')]

@@ -72,7 +72,8 @@ def panels_reached(page, what: str) -> dict:
 
 def watch(browser, url: str, name: str) -> None:
     """Someone opens the host's watch link on their own phone and watches."""
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
+                              reduced_motion="reduce")
     try:
         page = ctx.new_page()
         page.goto(url)

@@ -25,7 +25,8 @@ def fits(page, what: str) -> None:
 
 def test_the_filipino_lobby_fits_a_small_phone(live_server, browser: Browser):
     base = live_server()
-    ctx = browser.new_context(viewport=SMALL, has_touch=True, locale="fil-PH")
+    ctx = browser.new_context(viewport=SMALL, has_touch=True, locale="fil-PH",
+                              reduced_motion="reduce")
     try:
         page = ctx.new_page()
         page.goto(base + "/")
@@ -51,7 +52,8 @@ def test_the_filipino_lobby_fits_a_small_phone(live_server, browser: Browser):
 
 def test_the_filipino_lobby_at_320_keeps_every_choice_whole_on_the_screen(live_server, browser: Browser):
     base = live_server()
-    ctx = browser.new_context(viewport={"width": 320, "height": 568}, has_touch=True, locale="fil-PH")
+    ctx = browser.new_context(reduced_motion="reduce", viewport={"width": 320, "height": 568},
+                              has_touch=True, locale="fil-PH")
     try:
         page = ctx.new_page()
         page.goto(base + "/")
@@ -75,8 +77,10 @@ def test_the_filipino_lobby_at_320_keeps_every_choice_whole_on_the_screen(live_s
 
 def test_the_picker_switches_this_phone_only(live_server, browser: Browser):
     base = live_server()
-    mine = browser.new_context(viewport=SMALL, has_touch=True, locale="en-US")
-    other = browser.new_context(viewport=SMALL, has_touch=True, locale="en-US")
+    mine = browser.new_context(viewport=SMALL, has_touch=True, locale="en-US",
+                               reduced_motion="reduce")
+    other = browser.new_context(viewport=SMALL, has_touch=True, locale="en-US",
+                                reduced_motion="reduce")
     try:
         page, theirs = mine.new_page(), other.new_page()
         page.goto(base + "/help/https")
@@ -103,7 +107,7 @@ def test_the_offline_page_shows_the_phones_language_of_the_moment(live_server, b
     with urllib.request.urlopen(base + "/offline") as r:      # as cached by an English phone
         cached = r.read().decode()
     assert '<html lang="en">' in cached
-    ctx = browser.new_context(viewport=SMALL, locale=locale)
+    ctx = browser.new_context(reduced_motion="reduce", viewport=SMALL, locale=locale)
     try:
         if cookie:
             ctx.add_cookies([{"name": "baraha-lang", "value": cookie, "url": base}])

@@ -5,18 +5,15 @@ the whole table fits at every step; started again at will."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from .driver import tap
+from .driver import SHOTS, shot, tap
 from .fit import table_fits
 from .test_ui import CHECK
 from tests.waiting import settled
 
-SHOTS = os.environ.get("BARAHA_SHOTS")      # a folder: save screenshots there to look at
 SIZES = [{"width": 360, "height": 640}, {"width": 320, "height": 568}]
 WORDS = {"en": ("Start again", "Step 1 of", {"tongits": "Your melds", "tonk": "Your spreads"},
                 "Call Draw with 7? The hand ends now.",
@@ -24,18 +21,12 @@ WORDS = {"en": ("Start again", "Step 1 of", {"tongits": "Your melds", "tonk": "Y
          "fil": ("Magsimula ulit", "Hakbang 1 ng", None, None, None)}
 
 
-def shot(page, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
-
-
 def small(page, name: str) -> None:
     """A screenshot at 360x640, then back to the size played at."""
     if SHOTS:
         size = page.viewport_size
         page.set_viewport_size(SIZES[0])
-        shot(page, name)
+        shot(page, f"{name}.png")
         page.set_viewport_size(size)
 
 
@@ -71,6 +62,7 @@ def test_a_guided_hand_played_to_its_settlement(browser, live_server, game, lang
     base = live_server()
     for size in SIZES:
         ctx = browser.new_context(viewport=size, has_touch=True, locale=lang,
+                                  reduced_motion="reduce",
                                   extra_http_headers={"Accept-Language": lang})
         ctx.set_default_timeout(10_000)
         page = ctx.new_page()
@@ -96,7 +88,7 @@ def test_a_guided_hand_played_to_its_settlement(browser, live_server, game, lang
             assert marked and marked["y"] + marked["height"] <= size["height"], marked
             table_fits(page, f"{game} {lang} {size} step {k}")
             if size["width"] == 360:
-                shot(page, f"learn-{game}-{lang}-{k}")
+                shot(page, f"learn-{game}-{lang}-{k}.png")
             play(page, move, lang)
             page.wait_for_url(f"**/learn/{game}?step={k + 1}")
         # The end is the real settlement: everyone's hand and count, who pays whom.
@@ -111,7 +103,7 @@ def test_a_guided_hand_played_to_its_settlement(browser, live_server, game, lang
                 shown.nth(i).locator(".none").count()
         assert page.locator("#settlement li").count() > 0
         if size["width"] == 360:
-            shot(page, f"learn-{game}-{lang}-end")
+            shot(page, f"learn-{game}-{lang}-end.png")
         # Next hand deals the lesson again, as at a table.
         page.locator('form.act[data-do="next"] button').click()
         page.wait_for_url(f"**/learn/{game}?step=0")
@@ -146,7 +138,8 @@ def test_hints_on_the_table_then_the_review(browser, live_server, lang):
 
     base = live_server()
     # Played at the driver's phone size (its taps on a meld need the room); looked at 360x640.
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                              reduced_motion="reduce")
     ctx.set_default_timeout(15_000)
     page = ctx.new_page()
     create_table(page, base, "Ana", "tongits", bots={1: "hard", 2: "hard"},

@@ -23,7 +23,7 @@ from webapp import create_app
 from webapp.engine.cards import parse
 
 from .clock import Clock
-from .driver import act, wait_version
+from .driver import act, shot, wait_version
 from .fit import deck_of, phone_page, table_fits
 from tests.waiting import settled, wait_js
 from tests.servers import InProcess
@@ -544,7 +544,7 @@ def inside(a: dict, b: dict) -> bool:
         and a["top"] >= b["top"] - .5 and a["bottom"] <= b["bottom"] + .5
 
 
-@pytest.mark.parametrize("small", SMALL, indirect=True, ids=SMALL_IDS)
+@pytest.mark.parametrize("small", SMALL[:1], indirect=True, ids=SMALL_IDS[:1])
 def test_the_countdown_is_in_the_turn_line_and_away_is_one_quiet_row(server, small):
     """Ana (this page, never reloaded) and Ben (the API), a 15 s turn: Ben's time left is
     counted down inside the turn line (the other players' row does not move when it shows);
@@ -581,14 +581,14 @@ def test_the_countdown_is_in_the_turn_line_and_away_is_one_quiet_row(server, sma
         "ps => ps.filter(p => !p.textContent.trim()).length") == 0, "an empty box is shown"
     table_fits(page, "away")
     w = page.viewport_size["width"]
-    page.screenshot(path=f"/tmp/timer-away-{w}-{'fil' if 'Nandito' in backs[0] else 'en'}.png")
+    shot(page, f"timer-away-{w}-{'fil' if 'Nandito' in backs[0] else 'en'}.png")
     back.click()
     expect(back).to_have_count(0, timeout=SHOWN_WITHIN * 1000)
     assert not view(server, code, tokens[0])["players"][0]["away"]
     table_fits(page, "back")
 
 
-@pytest.mark.parametrize("small", SMALL, indirect=True, ids=SMALL_IDS)
+@pytest.mark.parametrize("small", SMALL[1:], indirect=True, ids=SMALL_IDS[1:])
 def test_a_hints_words_cover_nothing_public_and_its_button_is_beside_the_turn_line(server, small):
     """Tong-its, hints on, two bots: the Hint button sits beside the turn line, not on it;
     asked, its words cover no other player's name, count or chips, no pile and no meld,
@@ -625,7 +625,7 @@ def test_a_hints_words_cover_nothing_public_and_its_button_is_beside_the_turn_li
     assert said["bottom"] <= page.viewport_size["height"] and said["top"] >= 0
     w = page.viewport_size["width"]
     lang = page.locator("html").get_attribute("lang")
-    page.screenshot(path=f"/tmp/timer-hint-{w}-{lang}.png")
+    shot(page, f"timer-hint-{w}-{lang}.png")
     why.click()                                  # a tap closes it
     expect(why).to_be_hidden()
 

@@ -17,6 +17,7 @@ from tests.waiting import settled
 
 from . import tabletop
 from .colour_vision import VISIONS, de2000, ink, png_pixels, seen
+from .driver import shot
 
 pytestmark = pytest.mark.e2e
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -55,7 +56,7 @@ def suit_inks(browser, server, scheme: str, four: bool) -> dict:
             pixels = png_pixels(page.screenshot(clip=box))
             paper = max(set(pixels), key=pixels.count)
             inks[s] = ink(pixels, paper)
-        page.screenshot(path=f"/tmp/palette-{scheme}{'-four' if four else ''}.png")
+        shot(page, f"palette-{scheme}{'-four' if four else ''}.png")
         return inks
     finally:
         ctx.close()

@@ -4,15 +4,14 @@ every control at least 44px, axe finds nothing serious; a person left out from t
 leaves the page."""
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from webapp.bots import choose
 
+from .driver import shot
 from .fit import phone_page
 from .test_table import server  # noqa: F401  (the module's live server)
 from .test_ui import CHECK, axe
@@ -48,7 +47,7 @@ def played(tables, game, names, bots=None, hands=2, seed=3):
 
 
 @pytest.mark.parametrize("w,h,lang", [(320, 568, "en"), (360, 640, "fil")])
-def test_the_season_fits_a_phone_in_both_languages(server, browser, w, h, lang, tmp_path):  # noqa: F811
+def test_the_season_fits_a_phone_in_both_languages(server, browser, w, h, lang):  # noqa: F811
     if not server.tables.store.season_rows():
         played(server.tables, "tongits", ["Lola Remedios", "Ben", "Cy"])
         played(server.tables, "tonk", ["lola remedios", "Dan", None], bots={"2": "hard"})
@@ -65,8 +64,7 @@ def test_the_season_fits_a_phone_in_both_languages(server, browser, w, h, lang, 
             assert not got["small"], got["small"]
             assert not page.evaluate(WORDS), page.evaluate(WORDS)
             axe(page, f"the season, {lang}, {scheme}")
-            shots = Path(os.environ.get("BARAHA_SHOTS") or tmp_path)     # BARAHA_SHOTS=DIR keeps them
-            page.screenshot(path=str(shots / f"season-{w}x{h}-{lang}-{scheme}.png"), full_page=True)
+            shot(page, f"season-{w}x{h}-{lang}-{scheme}.png", full_page=True)
         page.emulate_media(color_scheme="light")
         page.locator('.person[data-name="Ben"] .leave button').click()
         expect(page.locator("#season-said")).to_be_visible()

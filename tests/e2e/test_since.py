@@ -66,7 +66,7 @@ def test_the_settlement_says_who_called_and_names_each_payment(server, ana):
 def test_a_seat_moves_to_a_new_phone_once_the_host_gives_it(server, ana, browser):
     doc = scenario("tongits-challenge.json")
     t = table(server, ana, "tongits", doc["deal"]["deck"], 2, doc["actions"][:5])
-    ctx = browser.new_context(viewport={"width": 360, "height": 640})
+    ctx = browser.new_context(reduced_motion="reduce", viewport={"width": 360, "height": 640})
     new = ctx.new_page()
     try:
         new.goto(f"{server.base}/t/{t.code}")

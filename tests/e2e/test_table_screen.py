@@ -9,9 +9,7 @@ nothing covered, every card at least 140px tall and every word at least 24px at
 hand ends, and never holds a card that is still in someone's hand."""
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 import requests
@@ -20,6 +18,7 @@ from playwright.sync_api import expect
 from tests.waiting import wait_js
 
 from . import tabletop
+from .driver import shot
 from .fit import SEEN, whole
 
 pytestmark = pytest.mark.e2e
@@ -157,7 +156,7 @@ def play_until(seats: list[Seat], plan: list, melds: int, on_turn: int, lay_off:
 
 
 @pytest.mark.parametrize("w,h,lang,card,word", SIZES, ids=[f"{w}x{h}-{lang}" for w, h, lang, _, _ in SIZES])
-def test_the_table_screen_follows_a_table_played_through_the_api(live_server, browser, tmp_path,
+def test_the_table_screen_follows_a_table_played_through_the_api(live_server, browser,
                                                                   w, h, lang, card, word):
     base = live_server({"game": "tongits", "players": 3, "dealer": 1,
                         "deal": {"deck": tabletop.deal("tongits")}})
@@ -165,8 +164,7 @@ def test_the_table_screen_follows_a_table_played_through_the_api(live_server, br
         "turn_seconds": 120, "match_hands": 3}}, timeout=10)
     assert r.status_code == 201, r.text
     code = r.json()["code"]
-    shots = Path(os.environ.get("BARAHA_SHOTS") or tmp_path)     # BARAHA_SHOTS=DIR keeps them
-    ctx = browser.new_context(viewport={"width": w, "height": h},
+    ctx = browser.new_context(reduced_motion="reduce", viewport={"width": w, "height": h},
                               locale="fil-PH" if lang == "fil" else "en-US")
     ctx.set_default_timeout(10_000)
     errors: list[str] = []
@@ -224,7 +222,7 @@ def test_the_table_screen_follows_a_table_played_through_the_api(live_server, br
         for s, n in chips.items():
             expect(page.locator(f'#standing [data-seat="{s}"] b')).to_have_text(f"{n:+d}" if n else "0")
         expect(page.locator("#standing .standing-of")).to_contain_text("3")
-        page.screenshot(path=str(shots / f"table-screen-{w}x{h}-{lang}.png"))
+        shot(page, f"table-screen-{w}x{h}-{lang}.png")
 
         # Cy draws and discards; the next who may calls Draw; the others challenge or fold:
         # the settlement.
@@ -258,7 +256,7 @@ def test_the_table_screen_follows_a_table_played_through_the_api(live_server, br
             sum(len(m["cards"] or []) for m in v["melds"]), got["counts"]
         assert got["counts"]["line"] >= 2 and got["counts"]["chips"] == 4, got["counts"]
         sizes_hold(page, card, word, f"{w}x{h} {lang}, the settlement")
-        page.screenshot(path=str(shots / f"table-screen-end-{w}x{h}-{lang}.png"))
+        shot(page, f"table-screen-end-{w}x{h}-{lang}.png")
         assert page.evaluate("performance.getEntriesByType('navigation')[0].type") == "navigate"
     finally:
         ctx.close()

@@ -2,17 +2,13 @@
 that seat's hand too, never its moves."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from .driver import create_table, join_here, play, scenario
+from .driver import create_table, join_here, play, scenario, shot
 
 pytestmark = pytest.mark.e2e
 SMALL = {"width": 360, "height": 640}
-SHOTS = Path(os.environ.get("BARAHA_SHOTS", "/tmp"))
 LONG = "Tita Lorna 🌺 of Pampanga!!"     # 26 characters as people see them (the flower is 2 units)
 
 
@@ -57,7 +53,7 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     shown = set(table.locator("[data-card]").evaluate_all("es => es.map(e => e.dataset.card)"))
     assert hidden and not shown & hidden
     fits(lola)
-    lola.screenshot(path=str(SHOTS / "watch-360.png"))
+    shot(lola, "watch-360.png")
 
     # Cy moves: the watcher's page follows by itself.
     play([ana, ben, cy], doc["actions"][5:7], now=int(
@@ -74,7 +70,7 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     ben.locator("#sit-behind button[type=submit]").click()
     expect(ben.locator("#behind-slot .qr svg")).to_be_visible()
     fits(ben)
-    ben.locator("#sit-behind").screenshot(path=str(SHOTS / "sit-behind-360.png"))
+    shot(ben.locator("#sit-behind"), "sit-behind-360.png")
     link = ben.locator("#behind-slot .join-link a").get_attribute("href")
     mama.set_viewport_size(SMALL)
     mama.goto(link)
@@ -86,7 +82,7 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
         "es => es.map(e => e.dataset.card)")) == set(bens)
     expect(mama.locator("form.act")).to_have_count(0)
     fits(mama)
-    mama.screenshot(path=str(SHOTS / "behind-360.png"))
+    shot(mama, "behind-360.png")
 
     # The host sees both, with the watch link's QR code, and removes Lola.
     ana.set_viewport_size(SMALL)
@@ -95,7 +91,7 @@ def test_a_watcher_on_a_small_phone_sees_the_table_and_no_moves(live_server, pho
     expect(ana.locator("#watch-details .watchers li").nth(1)).to_contain_text("behind Ben")
     ana.wait_for_function("() => document.querySelector('#watch-details img.qr').naturalWidth > 0")
     ana.locator("#watch-details").scroll_into_view_if_needed()
-    ana.screenshot(path=str(SHOTS / "host-watchers-360.png"))
+    shot(ana, "host-watchers-360.png")
     ana.locator("#watch-details .watchers li").first.locator("button").click()
     expect(ana.locator("#watch-details .watchers li")).to_have_count(1)
     lola.reload()

@@ -59,7 +59,7 @@ from tests.servers import InProcess
 from .leaks import Hidden, blank, card_tokens, excerpt, expected_events, reply_text
 
 # Games of each kind in the suite (raise both for a deeper audit: each game has its seed).
-GAMES_PER_KIND = 8
+GAMES_PER_KIND = 6
 LIVE_GAMES_PER_KIND = 3        # of which over real HTTP and websockets
 LOOK = 0.6                      # chance that a seat whose move it is not looks at a new version
 PROBE = 0.12                    # chance, per move, of trying something that is refused

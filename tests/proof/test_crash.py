@@ -41,7 +41,7 @@ from webapp.tables.checks import request_key as _request_key
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and gunicorn: POSIX only")
 
-KILLS = 8
+KILLS = 6
 REAL_COMMAND_EVERY = 4          # every n-th start runs `python -m webapp serve` itself
 ROOT = Path(__file__).resolve().parents[2]
 ZYGOTE = Path(__file__).with_name("zygote.py")
