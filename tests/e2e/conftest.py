@@ -5,8 +5,8 @@ Chromium must be there: without it these tests fail (loudly), they never skip.
 Phones ask for reduced motion: a blinking dot or a glowing meld repaints every frame, and on
 a two-core machine running the suite that is CPU the other tests need (about a tenth of a
 browser test's). test_evening.py plays with motion, as most phones do. Service workers are
-blocked here (each new phone would fetch and keep every file again); tests/pwa and the
-offline page's test (test_i18n.py) keep theirs.
+blocked here (each new phone would fetch and keep every file again); tests/pwa keep theirs.
+Both are `driver.QUIET`, which `driver.phone_context` gives every phone a test makes.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import os
 
 import pytest
 
+from .driver import QUIET, phone_context
 from .stacked_server import build
 
 CHROMIUM = "/usr/bin/chromium"
@@ -33,7 +34,7 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": PHONE, "has_touch": True,
-            "is_mobile": False, "reduced_motion": "reduce", "service_workers": "block"}
+            "is_mobile": False, **QUIET}
 
 
 @pytest.fixture
@@ -61,8 +62,7 @@ def phones(browser):
     def make(n: int):
         pages = []
         for _ in range(n):
-            ctx = browser.new_context(viewport=PHONE, has_touch=True, reduced_motion="reduce",
-                                      service_workers="block")
+            ctx = phone_context(browser, viewport=PHONE, has_touch=True)
             ctx.set_default_timeout(10_000)
             contexts.append(ctx)
             pages.append(ctx.new_page())

@@ -20,6 +20,16 @@ ORDER = {s: i for i, s in enumerate("CDHS")}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
+# What every test phone asks of Chromium, unless a test says otherwise (tests/e2e/conftest.py
+# says why).
+QUIET = {"reduced_motion": "reduce", "service_workers": "block"}
+
+
+def phone_context(browser, **options):
+    """A new browser context: one phone, with its own cookies."""
+    return browser.new_context(**{**QUIET, **options})
+
+
 def shot(target, name: str, **kw) -> None:
     """A screenshot of a page or a locator, to look at, when BARAHA_SHOTS names a folder:
     a PNG costs the browser a raster and an encode, which the suite spends on nothing else."""

@@ -8,13 +8,15 @@ from playwright.sync_api import Page
 
 from webapp.engine.cards import parse
 
+from .driver import phone_context
+
+
 @contextmanager
 def phone_page(browser, width: int, height: int, lang: str = "en", four: bool = False):
     """A touch phone's page at that size and language (four: the four-colour deck); a script
     error on the page fails the test when it ends."""
-    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
-                              reduced_motion="reduce", service_workers="block",
-                              locale="fil-PH" if lang == "fil" else "en-US")
+    ctx = phone_context(browser, viewport={"width": width, "height": height}, has_touch=True,
+                        locale="fil-PH" if lang == "fil" else "en-US")
     ctx.set_default_timeout(10_000)
     if four:
         ctx.add_init_script("localStorage.setItem('baraha-four-colour', '1')")

@@ -16,7 +16,7 @@ from webapp.tables.cookies import cookie_name
 from tests.waiting import settled, wait_js
 
 from . import tabletop
-from .driver import CORNER, shot, wait_version
+from .driver import CORNER, phone_context, shot, wait_version
 from .fit import fits, phone_page, table_fits
 from .test_settlement_fit import _act, _open, result_fits, tongits_to_the_call
 from .test_table import server  # noqa: F401  (the module's live server)
@@ -119,8 +119,7 @@ def test_at_largest_the_hand_and_moves_stay_on_screen_and_the_rest_is_a_swipe_aw
 
 def test_the_card_size_is_kept_on_the_phone_and_applied_before_the_first_paint(browser, server):  # noqa: F811
     # No service worker: it would serve app.js from its cache, past the route that stops it.
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
-                              reduced_motion="reduce", service_workers="block")
+    ctx = phone_context(browser, viewport={"width": 360, "height": 640}, has_touch=True)
     ctx.set_default_timeout(10_000)
     try:
         page = ctx.new_page()

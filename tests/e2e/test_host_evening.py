@@ -30,7 +30,7 @@ from tests.servers import InProcess
 from tests.waiting import settled, wait_js
 
 from . import tabletop
-from .driver import shot, wait_version
+from .driver import phone_context, shot, wait_version
 from .fit import boxes_whole, deck_of, fits, phone_page, table_fits
 from .test_live_table import Clock
 from .test_settlement_fit import play_out
@@ -179,8 +179,7 @@ def test_what_waits_for_the_host_never_pushes_the_table_out_of_view(server, phon
     table_fits(phone, f"{size}, a bot plays for Ben")
 
     # Ben comes back to his phone and asks for his seat: on Ana's turn, then on Cy's.
-    ben_ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=True,
-                                  reduced_motion="reduce")
+    ben_ctx = phone_context(browser, viewport={"width": w, "height": h}, has_touch=True)
     try:
         ben = ben_ctx.new_page()
         open_page(server, ben, t, tokens[1])

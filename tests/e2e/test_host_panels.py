@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from tests.waiting import wait_js
 
+from .driver import phone_context
 from .fit import phone_page, table_fits
 from .test_settlement_fit import play_out
 from .test_table import open_table, server  # noqa: F401  (the module's live server)
@@ -72,8 +73,7 @@ def panels_reached(page, what: str) -> dict:
 
 def watch(browser, url: str, name: str) -> None:
     """Someone opens the host's watch link on their own phone and watches."""
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
-                              reduced_motion="reduce")
+    ctx = phone_context(browser, viewport={"width": 360, "height": 640}, has_touch=True)
     try:
         page = ctx.new_page()
         page.goto(url)

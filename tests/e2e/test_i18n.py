@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Browser, expect
 
+from .driver import phone_context
 from .test_ui import CHECK, axe
 
 pytestmark = pytest.mark.e2e
@@ -25,8 +26,7 @@ def fits(page, what: str) -> None:
 
 def test_the_filipino_lobby_fits_a_small_phone(live_server, browser: Browser):
     base = live_server()
-    ctx = browser.new_context(viewport=SMALL, has_touch=True, locale="fil-PH",
-                              reduced_motion="reduce")
+    ctx = phone_context(browser, viewport=SMALL, has_touch=True, locale="fil-PH")
     try:
         page = ctx.new_page()
         page.goto(base + "/")
@@ -52,8 +52,8 @@ def test_the_filipino_lobby_fits_a_small_phone(live_server, browser: Browser):
 
 def test_the_filipino_lobby_at_320_keeps_every_choice_whole_on_the_screen(live_server, browser: Browser):
     base = live_server()
-    ctx = browser.new_context(reduced_motion="reduce", viewport={"width": 320, "height": 568},
-                              has_touch=True, locale="fil-PH")
+    ctx = phone_context(browser, viewport={"width": 320, "height": 568}, has_touch=True,
+                        locale="fil-PH")
     try:
         page = ctx.new_page()
         page.goto(base + "/")
@@ -77,10 +77,8 @@ def test_the_filipino_lobby_at_320_keeps_every_choice_whole_on_the_screen(live_s
 
 def test_the_picker_switches_this_phone_only(live_server, browser: Browser):
     base = live_server()
-    mine = browser.new_context(viewport=SMALL, has_touch=True, locale="en-US",
-                               reduced_motion="reduce")
-    other = browser.new_context(viewport=SMALL, has_touch=True, locale="en-US",
-                                reduced_motion="reduce")
+    mine = phone_context(browser, viewport=SMALL, has_touch=True, locale="en-US")
+    other = phone_context(browser, viewport=SMALL, has_touch=True, locale="en-US")
     try:
         page, theirs = mine.new_page(), other.new_page()
         page.goto(base + "/help/https")
@@ -107,7 +105,7 @@ def test_the_offline_page_shows_the_phones_language_of_the_moment(live_server, b
     with urllib.request.urlopen(base + "/offline") as r:      # as cached by an English phone
         cached = r.read().decode()
     assert '<html lang="en">' in cached
-    ctx = browser.new_context(reduced_motion="reduce", viewport=SMALL, locale=locale)
+    ctx = phone_context(browser, viewport=SMALL, locale=locale)
     try:
         if cookie:
             ctx.add_cookies([{"name": "baraha-lang", "value": cookie, "url": base}])

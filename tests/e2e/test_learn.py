@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .driver import SHOTS, shot, tap
+from .driver import SHOTS, phone_context, shot, tap
 from .fit import table_fits
 from .test_ui import CHECK
 from tests.waiting import settled
@@ -61,9 +61,8 @@ def play(page, move: dict, lang: str) -> None:
 def test_a_guided_hand_played_to_its_settlement(browser, live_server, game, lang):
     base = live_server()
     for size in SIZES:
-        ctx = browser.new_context(viewport=size, has_touch=True, locale=lang,
-                                  reduced_motion="reduce",
-                                  extra_http_headers={"Accept-Language": lang})
+        ctx = phone_context(browser, viewport=size, has_touch=True, locale=lang,
+                            extra_http_headers={"Accept-Language": lang})
         ctx.set_default_timeout(10_000)
         page = ctx.new_page()
         errors: list[str] = []
@@ -138,8 +137,7 @@ def test_hints_on_the_table_then_the_review(browser, live_server, lang):
 
     base = live_server()
     # Played at the driver's phone size (its taps on a meld need the room); looked at 360x640.
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                              reduced_motion="reduce")
+    ctx = phone_context(browser, viewport={"width": 390, "height": 844}, has_touch=True)
     ctx.set_default_timeout(15_000)
     page = ctx.new_page()
     create_table(page, base, "Ana", "tongits", bots={1: "hard", 2: "hard"},

@@ -17,7 +17,7 @@ from tests.waiting import settled
 
 from . import tabletop
 from .colour_vision import VISIONS, de2000, ink, png_pixels, seen
-from .driver import shot
+from .driver import phone_context, shot
 
 pytestmark = pytest.mark.e2e
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -38,8 +38,8 @@ def suit_inks(browser, server, scheme: str, four: bool) -> dict:
     """Ana's hand (spades, K♥, Q♦, J♣, 10♣) at 390x844: each suit's ink, read from a
     screenshot of the big suit in a card's corner."""
     base, tables, decks = server
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                              color_scheme=scheme, reduced_motion="reduce")
+    ctx = phone_context(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                        color_scheme=scheme)
     if four:
         ctx.add_init_script("localStorage.setItem('baraha-four-colour', '1')")
     try:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-
-from .driver import scenario
+from .driver import phone_context, scenario
 from .test_fit import ana, server, table   # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.e2e
@@ -66,7 +65,7 @@ def test_the_settlement_says_who_called_and_names_each_payment(server, ana):
 def test_a_seat_moves_to_a_new_phone_once_the_host_gives_it(server, ana, browser):
     doc = scenario("tongits-challenge.json")
     t = table(server, ana, "tongits", doc["deal"]["deck"], 2, doc["actions"][:5])
-    ctx = browser.new_context(reduced_motion="reduce", viewport={"width": 360, "height": 640})
+    ctx = phone_context(browser, viewport={"width": 360, "height": 640})
     new = ctx.new_page()
     try:
         new.goto(f"{server.base}/t/{t.code}")

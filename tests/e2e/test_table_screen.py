@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from tests.waiting import wait_js
 
 from . import tabletop
-from .driver import shot
+from .driver import phone_context, shot
 from .fit import SEEN, whole
 
 pytestmark = pytest.mark.e2e
@@ -164,8 +164,8 @@ def test_the_table_screen_follows_a_table_played_through_the_api(live_server, br
         "turn_seconds": 120, "match_hands": 3}}, timeout=10)
     assert r.status_code == 201, r.text
     code = r.json()["code"]
-    ctx = browser.new_context(reduced_motion="reduce", viewport={"width": w, "height": h},
-                              locale="fil-PH" if lang == "fil" else "en-US")
+    ctx = phone_context(browser, viewport={"width": w, "height": h},
+                        locale="fil-PH" if lang == "fil" else "en-US")
     ctx.set_default_timeout(10_000)
     errors: list[str] = []
     try:

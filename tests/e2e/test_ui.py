@@ -20,7 +20,7 @@ from webapp.tables import tables_of
 
 from .clock import Clock, wait_offline
 from .conftest import PHONE
-from .driver import CORNER, scenario, version, wait_version
+from .driver import CORNER, phone_context, scenario, version, wait_version
 from .stacked_server import build
 from tests.waiting import wait_js
 from tests.servers import InProcess
@@ -71,7 +71,7 @@ ERRORS: list[str] = []
 @pytest.fixture(scope="module")
 def people(browser):
     """Ana, Ben and Cy: a phone each (reduced motion: nothing to wait for), kept all module."""
-    contexts = [browser.new_context(viewport=PHONE, has_touch=True, reduced_motion="reduce")
+    contexts = [phone_context(browser, viewport=PHONE, has_touch=True)
                 for _ in NAMES]
     pages = []
     for ctx in contexts:
